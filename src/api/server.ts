@@ -1,0 +1,107 @@
+import fastifyCookie from "@fastify/cookie";
+import fastifyFormbody from "@fastify/formbody";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from "fastify-type-provider-zod";
+import { sha256 } from "../auth/secrets.ts";
+import type { Container } from "../container.ts";
+import { AppError } from "../errors.ts";
+import { webRoutes } from "../web/routes.ts";
+import { bearerToken, createAuthHooks } from "./auth.ts";
+import { installErrorHandling, RoutePatterns } from "./error-handler.ts";
+import { catalogRoutes } from "./routes/catalog.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { presentationRoutes } from "./routes/presentations.ts";
+import { workspaceRoutes } from "./routes/workspaces.ts";
+
+export type ServerOptions = { logger?: FastifyServerOptions["logger"] };
+
+export async function buildServer(c: Container, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: c.config.logLevel,
+      redact: ["req.headers.authorization", "req.headers.cookie", "res.headers['set-cookie']"],
+    },
+    bodyLimit: c.config.http.bodyLimit,
+    // Per-request lines only when debugging: at info level they would cost more than a cached read.
+    logController: new LogController({
+      disableRequestLogging: c.config.logLevel !== "debug" && c.config.logLevel !== "trace",
+    }),
+    trustProxy: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const patterns = new RoutePatterns();
+  app.addHook("onRoute", (route) => {
+    if (route.url) patterns.add(route.url, route.method);
+  });
+  installErrorHandling(app, patterns);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Decksmith API",
+        version: "1.0.0",
+        description:
+          "Generate, edit, read and export presentations grounded in a workspace's own data. " +
+          "Authenticate with `Authorization: Bearer <API key>`; name the workspace in `X-Workspace-Id`.",
+      },
+      servers: [{ url: c.config.http.publicUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: "http",
+            scheme: "bearer",
+            description: "An API key (ak_…) created under Account → API keys, or an OAuth access token.",
+          },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  if (c.config.rateLimitPerMinute > 0) {
+    await app.register(fastifyRateLimit, {
+      max: c.config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      enableDraftSpec: true,
+      // Per API key (hashed, so the store never holds secrets); per address without one.
+      keyGenerator: (request) => {
+        const token = bearerToken(request);
+        return token ? `key:${sha256(token)}` : `ip:${request.ip}`;
+      },
+      allowList: (request) => request.url.startsWith("/docs"),
+      errorResponseBuilder: (_request, context) =>
+        new AppError(
+          "rate_limited",
+          `Rate limit exceeded: at most ${context.max} requests a minute; retry in ${context.after}`,
+        ),
+    });
+  }
+
+  const auth = createAuthHooks(c);
+  await app.register(healthRoutes(c));
+  await app.register(workspaceRoutes({ auth, workspaces: c.workspaces }));
+  await app.register(catalogRoutes({ auth }));
+  await app.register(presentationRoutes({ auth, presentations: c.presentations }));
+  await app.register(webRoutes(c));
+
+  app.get("/openapi.json", { schema: { hide: true }, config: { rateLimit: false } }, async () =>
+    app.swagger(),
+  );
+  return app;
+}

@@ -1,0 +1,68 @@
+import type { Command } from "commander";
+import { buildServer } from "../api/server.ts";
+import { loadConfig } from "../config.ts";
+import { createContainer } from "../container.ts";
+import { createDemoAccountIfEmpty, type DemoAccount } from "../first-run.ts";
+import { printFailure } from "./output.ts";
+
+function demoBanner(url: string, demo: DemoAccount): string {
+  return [
+    "",
+    "First run: created a demo account. Its secrets are shown only this once.",
+    `  Sign in:    ${url}/signin`,
+    `  Email:      ${demo.email}`,
+    `  Password:   ${demo.password}`,
+    `  Workspace:  ${demo.workspaceName} (${demo.workspaceId})`,
+    `  API key:    ${demo.apiKey}`,
+    "",
+    "Try it:",
+    `  curl -H "Authorization: Bearer ${demo.apiKey}" ${url}/v1/workspaces`,
+    "",
+  ].join("\n");
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description(
+      "Run the HTTP server (API, docs and web pages). Env: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL",
+    )
+    .action(async () => {
+      const started = performance.now();
+      let container: Awaited<ReturnType<typeof createContainer>> | undefined;
+      try {
+        const config = loadConfig();
+        container = await createContainer(config);
+        const demo = await createDemoAccountIfEmpty(container.database.db);
+        const app = await buildServer(container);
+        await app.listen({ port: config.http.port, host: config.http.host });
+        const address = app.server.address();
+        const port = typeof address === "object" && address ? address.port : config.http.port;
+        const url = config.http.publicUrl.replace(/:\d+$/, `:${port}`);
+        const storage =
+          container.database.kind === "pglite"
+            ? `embedded PostgreSQL in ${config.storage.dataDir}`
+            : "PostgreSQL server";
+        process.stdout.write(
+          `Decksmith ready at ${url} (${storage}) in ${Math.round(performance.now() - started)} ms. API docs: ${url}/docs\n`,
+        );
+        if (demo) process.stdout.write(demoBanner(url, demo));
+
+        let stopping = false;
+        const stop = async (signal: string) => {
+          if (stopping) return;
+          stopping = true;
+          process.stdout.write(`${signal}: shutting down\n`);
+          await app.close(); // stops accepting, lets in-flight requests finish
+          await container?.database.close();
+          process.exit(0);
+        };
+        process.on("SIGINT", () => void stop("SIGINT"));
+        process.on("SIGTERM", () => void stop("SIGTERM"));
+      } catch (err) {
+        printFailure({ json: false }, err);
+        await container?.database.close().catch(() => {});
+        process.exit(1);
+      }
+    });
+}

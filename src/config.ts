@@ -1,0 +1,60 @@
+import path from "node:path";
+import { z } from "zod";
+
+// The only reader of process.env. Everything else receives a typed Config.
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
+  PUBLIC_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 7),
+});
+
+export type Config = {
+  http: { port: number; host: string; publicUrl: string; bodyLimit: number };
+  storage: { dataDir: string; databaseUrl?: string };
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  /** Requests per minute per API key (or per client address without one); 0 turns limiting off. */
+  rateLimitPerMinute: number;
+  sessionTtlMs: number;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const displayHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
+  return {
+    http: {
+      port: e.PORT,
+      host: e.HOST,
+      publicUrl: (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, ""),
+      bodyLimit: e.BODY_LIMIT_BYTES,
+    },
+    storage: { dataDir: path.resolve(e.DATA_DIR), databaseUrl: e.DATABASE_URL },
+    logLevel: e.LOG_LEVEL,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+  };
+}

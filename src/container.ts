@@ -1,0 +1,38 @@
+import { createApiKeyService } from "./auth/api-key-service.ts";
+import { createSessionService } from "./auth/session-service.ts";
+import { createUserService } from "./auth/user-service.ts";
+import type { Config } from "./config.ts";
+import { createPresentationRepository } from "./presentations/presentation-repository.ts";
+import { createPresentationService } from "./presentations/presentation-service.ts";
+import { type Database, databaseOptionsFrom, openDatabase } from "./storage/db.ts";
+import { createWorkspaceService } from "./workspaces/workspace-service.ts";
+
+// Wires repositories into services. Adapters (REST, web, CLI) receive the container and call
+// services; nothing below this file knows which adapter called it.
+
+export type Container = ReturnType<typeof wire> & { config: Config; database: Database };
+
+function wire(config: Config, database: Database) {
+  const { db } = database;
+  const presentationRepository = createPresentationRepository(db);
+  return {
+    users: createUserService({ db }),
+    apiKeys: createApiKeyService({ db }),
+    sessions: createSessionService({ db, ttlMs: config.sessionTtlMs }),
+    workspaces: createWorkspaceService({ db }),
+    presentationRepository,
+    presentations: createPresentationService({ presentations: presentationRepository }),
+  };
+}
+
+/** Opens (and migrates) the configured database, or uses the one given, and wires services. */
+export async function createContainer(config: Config, database?: Database): Promise<Container> {
+  const db = database ?? (await openDatabase(databaseOptionsFrom(config.storage)));
+  try {
+    await db.migrate();
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return { config, database: db, ...wire(config, db) };
+}

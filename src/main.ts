@@ -1,0 +1,14 @@
+import { Command } from "commander";
+import { registerAdminCommands } from "./cli/admin-commands.ts";
+import { registerServe } from "./cli/serve.ts";
+
+const program = new Command()
+  .name("decksmith")
+  .description("Decksmith: make and edit presentations with AI, grounded in your workspace's data.")
+  .showHelpAfterError()
+  .configureOutput({ outputError: (text, write) => write(text) });
+
+registerServe(program);
+registerAdminCommands(program);
+
+await program.parseAsync(process.argv);

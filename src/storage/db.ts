@@ -1,0 +1,86 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { lockDataDir } from "./data-dir-lock.ts";
+import * as schema from "./schema.ts";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseOptions =
+  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob }
+  | { kind: "postgres"; url: string; maxConnections?: number };
+
+export type Database = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Raw SQL for the few callers (queue, tests) that need it. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+};
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+// Any fixed number works; it only has to be the same in every Decksmith process.
+const MIGRATION_LOCK_KEY = 7_251_003;
+
+export function databaseOptionsFrom(storage: { dataDir: string; databaseUrl?: string }): DatabaseOptions {
+  return storage.databaseUrl
+    ? { kind: "postgres", url: storage.databaseUrl }
+    : { kind: "pglite", dataDir: path.join(storage.dataDir, "db") };
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.kind === "pglite" ? openPglite(options) : openPostgres(options);
+}
+
+async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
+  const release = options.dataDir ? lockDataDir(path.dirname(options.dataDir)) : () => {};
+  let client: PGlite;
+  try {
+    client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    query: async (text, params) => (await client.query(text, params)).rows as never,
+    migrate: () => migratePglite(db as never, { migrationsFolder }),
+    close: async () => {
+      await client.close();
+      release();
+    },
+  };
+}
+
+async function openPostgres(options: { url: string; maxConnections?: number }): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+  // Fail at start, with the server's own message, rather than on the first request.
+  await pool.query("select 1");
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+    migrate: async () => {
+      // Several processes may start at once against one server: one migrates, the others wait.
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        await migratePg(drizzlePg({ client }), { migrationsFolder });
+      } finally {
+        await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,144 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+// One schema for both engines (embedded PGlite and a PostgreSQL server). Ids are 24-hex text
+// (see ids.ts); every workspace-owned row carries workspace_id so each query can be scoped.
+
+const id = () => text("id").primaryKey();
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+export const plans = ["free", "pro", "enterprise"] as const;
+export type Plan = (typeof plans)[number];
+export const roles = ["owner", "admin", "editor", "viewer"] as const;
+export type Role = (typeof roles)[number];
+export const presentationStatuses = ["generating", "ready", "failed", "stopped"] as const;
+export type PresentationStatus = (typeof presentationStatuses)[number];
+
+const oneOf = (column: string, values: readonly string[]) =>
+  sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(", ")})`);
+
+export const users = pgTable("users", {
+  id: id(),
+  email: text("email").notNull().unique(),
+  name: text("name").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  createdAt: createdAt(),
+});
+
+export const workspaces = pgTable(
+  "workspaces",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    plan: text("plan").$type<Plan>().notNull(),
+    // Kept by a trigger (see the migration) so listing needs no count(*) over the whole workspace.
+    presentationCount: integer("presentation_count").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  () => [check("workspaces_plan_check", oneOf("plan", plans))],
+);
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").$type<Role>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index("memberships_user_idx").on(t.userId),
+    check("memberships_role_check", oneOf("role", roles)),
+  ],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The first characters of the key, shown so people can tell keys apart. */
+    prefix: text("prefix").notNull(),
+    /** SHA-256 of the whole key; the key itself is never stored. */
+    keyHash: text("key_hash").notNull().unique(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("api_keys_user_idx").on(t.userId)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    csrfToken: text("csrf_token").notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const presentations = pgTable(
+  "presentations",
+  {
+    id: id(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    status: text("status").$type<PresentationStatus>().notNull(),
+    summary: text("summary"),
+    templateId: text("template_id"),
+    themeId: text("theme_id"),
+    slideCount: integer("slide_count").notNull().default(0),
+    failureReason: text("failure_reason"),
+    revision: integer("revision").notNull().default(0),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("presentations_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+    check("presentations_status_check", oneOf("status", presentationStatuses)),
+  ],
+);
+
+export const slides = pgTable(
+  "slides",
+  {
+    presentationId: text("presentation_id")
+      .notNull()
+      .references(() => presentations.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    layoutName: text("layout_name"),
+    placeholders: jsonb("placeholders").$type<Record<string, string>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.presentationId, t.position] })],
+);
+
+export const discussionTopics = pgTable(
+  "discussion_topics",
+  {
+    presentationId: text("presentation_id")
+      .notNull()
+      .references(() => presentations.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    topic: text("topic").notNull(),
+    details: text("details").notNull(),
+    notes: text("notes"),
+  },
+  (t) => [primaryKey({ columns: [t.presentationId, t.position] })],
+);

@@ -1,0 +1,116 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { type Actor, type Principal, planHasApiAccess, roleAtLeast } from "../auth/actor.ts";
+import { AppError, notFound, parseInput } from "../errors.ts";
+import { ID_PATTERN, newId, normalizeId } from "../ids.ts";
+import type { Db } from "../storage/db.ts";
+import { memberships, type Plan, plans, type Role, roles, workspaces } from "../storage/schema.ts";
+
+export const createWorkspaceInput = z.object({
+  name: z.string().trim().min(1, "is required").max(200),
+  plan: z.enum(plans).default("pro"),
+});
+
+export type WorkspaceSummary = {
+  id: string;
+  name: string;
+  plan: Plan;
+  role: Role;
+  apiAccess: boolean;
+  createdAt: Date;
+};
+
+export function createWorkspaceService(deps: { db: Db }) {
+  const { db } = deps;
+
+  return {
+    /** Creates a workspace and makes `ownerUserId` its owner, in one transaction. */
+    async create(input: z.input<typeof createWorkspaceInput>, ownerUserId: string) {
+      const { name, plan } = parseInput(createWorkspaceInput, input);
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(workspaces).values({ id: newId(), name, plan }).returning();
+        if (!row) throw new AppError("internal_error", "Could not create the workspace");
+        await tx.insert(memberships).values({ workspaceId: row.id, userId: ownerUserId, role: "owner" });
+        return row;
+      });
+    },
+
+    async addMember(workspaceId: string, userId: string, role: Role) {
+      const validRole = parseInput(z.enum(roles), role);
+      const id = normalizeId(workspaceId);
+      const [workspace] = await db
+        .select({ id: workspaces.id })
+        .from(workspaces)
+        .where(eq(workspaces.id, id));
+      if (!workspace) throw notFound(`Workspace ${workspaceId}`);
+      await db
+        .insert(memberships)
+        .values({ workspaceId: id, userId, role: validRole })
+        .onConflictDoUpdate({
+          target: [memberships.workspaceId, memberships.userId],
+          set: { role: validRole },
+        });
+      return { workspaceId: id, userId, role: validRole };
+    },
+
+    /** The workspaces this user may reach through the API (member, and plan with API access). */
+    async listForApi(userId: string): Promise<WorkspaceSummary[]> {
+      const rows = await db
+        .select({
+          id: workspaces.id,
+          name: workspaces.name,
+          plan: workspaces.plan,
+          role: memberships.role,
+          createdAt: workspaces.createdAt,
+        })
+        .from(memberships)
+        .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+        .where(and(eq(memberships.userId, userId), inArray(workspaces.plan, plans.filter(planHasApiAccess))))
+        .orderBy(asc(workspaces.createdAt), asc(workspaces.id));
+      return rows.map((r) => ({ ...r, apiAccess: true }));
+    },
+
+    /**
+     * Resolves the caller inside the workspace named by X-Workspace-Id. A workspace the caller is
+     * not a member of answers exactly like one that does not exist, so ids cannot be probed.
+     */
+    async resolveActor(principal: Principal, workspaceId: string | undefined): Promise<Actor> {
+      if (!workspaceId) {
+        throw new AppError("invalid_request", "The X-Workspace-Id header is required", [
+          { path: "headers.x-workspace-id", message: "is required; get one from GET /v1/workspaces" },
+        ]);
+      }
+      if (!ID_PATTERN.test(workspaceId)) {
+        throw new AppError("invalid_request", "X-Workspace-Id must be 24 hexadecimal characters", [
+          { path: "headers.x-workspace-id", message: "must be 24 hexadecimal characters" },
+        ]);
+      }
+      const id = normalizeId(workspaceId);
+      const [row] = await db
+        .select({ role: memberships.role, plan: workspaces.plan })
+        .from(memberships)
+        .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+        .where(and(eq(memberships.workspaceId, id), eq(memberships.userId, principal.userId)));
+      if (!row) throw notFound(`Workspace ${workspaceId}`);
+      if (!planHasApiAccess(row.plan)) {
+        throw new AppError(
+          "plan_required",
+          `The ${row.plan} plan does not include API access; upgrade the workspace to pro or enterprise`,
+        );
+      }
+      return { ...principal, workspaceId: id, role: row.role, plan: row.plan };
+    },
+  };
+}
+
+export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
+
+/** Throws 403 unless the actor's role is at least `needed`. */
+export function requireRole(actor: Actor, needed: Role, action: string): void {
+  if (!roleAtLeast(actor.role, needed)) {
+    throw new AppError(
+      "forbidden",
+      `Your role (${actor.role}) may not ${action}; it needs ${needed} or above`,
+    );
+  }
+}
