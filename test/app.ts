@@ -1,0 +1,32 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildServer } from "../src/api/server.ts";
+import { loadConfig } from "../src/config.ts";
+import { type Container, createContainer } from "../src/container.ts";
+import { openTestDatabase } from "./database.ts";
+
+export type TestApp = { app: FastifyInstance; c: Container; close: () => Promise<void> };
+
+/** The real server and services over a private test database; requests go through app.inject. */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  beforeReady?: (app: FastifyInstance) => void,
+): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-test-"));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0", ...env });
+  const c = await createContainer(config, await openTestDatabase());
+  const app = await buildServer(c);
+  beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    c,
+    close: async () => {
+      await app.close();
+      await c.database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

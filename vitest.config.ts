@@ -1,0 +1,45 @@
+import { defineConfig } from "vitest/config";
+
+// The API suite (src/api, src/web) runs twice: on embedded PGlite and on a throwaway PostgreSQL
+// server. Browser and CLI end-to-end tests, and unit tests, run once.
+const apiSuite = ["src/api/**/*.test.ts"];
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts"],
+          exclude: [...apiSuite, "src/**/*.e2e.test.ts"],
+          globalSetup: ["test/setup-pglite.ts"],
+        },
+      },
+      {
+        test: {
+          name: "api-pglite",
+          include: apiSuite,
+          globalSetup: ["test/setup-pglite.ts"],
+          env: { DECKSMITH_TEST_DB: "pglite" },
+        },
+      },
+      {
+        test: {
+          name: "api-postgres",
+          include: apiSuite,
+          globalSetup: ["test/setup-postgres.ts"],
+          env: { DECKSMITH_TEST_DB: "postgres" },
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["src/**/*.e2e.test.ts"],
+          globalSetup: ["test/setup-pglite.ts"],
+        },
+      },
+    ],
+  },
+});
