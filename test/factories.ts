@@ -6,13 +6,20 @@ let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 export async function createUser(c: Container, name = "user") {
-  return c.users.create({ email: `${name}-${unique()}@example.com`, password: "correct horse battery", name });
+  return c.users.create({
+    email: `${name}-${unique()}@example.com`,
+    password: "correct horse battery",
+    name,
+  });
 }
 
 /** A user with a workspace of the given plan, their role in it, and an API key. */
 export async function createTenant(c: Container, options: { plan?: Plan; role?: Role; name?: string } = {}) {
   const owner = await createUser(c, "owner");
-  const workspace = await c.workspaces.create({ name: options.name ?? `Workspace ${unique()}`, plan: options.plan ?? "pro" }, owner.id);
+  const workspace = await c.workspaces.create(
+    { name: options.name ?? `Workspace ${unique()}`, plan: options.plan ?? "pro" },
+    owner.id,
+  );
   let user = owner;
   if (options.role && options.role !== "owner") {
     user = await createUser(c, options.role);

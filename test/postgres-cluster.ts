@@ -34,14 +34,20 @@ export function freePort(): Promise<number> {
 
 export async function startCluster(): Promise<Cluster | { skipped: string }> {
   const bin = findPostgresBin();
-  if (!bin) return { skipped: "PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)" };
+  if (!bin)
+    return {
+      skipped: "PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)",
+    };
   const asRoot = process.getuid?.() === 0;
-  if (asRoot && spawnSync("id", ["postgres"]).status !== 0) return { skipped: "running as root and there is no postgres user to own the cluster" };
+  if (asRoot && spawnSync("id", ["postgres"]).status !== 0)
+    return { skipped: "running as root and there is no postgres user to own the cluster" };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-pg-"));
   fs.chmodSync(dir, 0o755);
   if (asRoot) execFileSync("chown", ["postgres:postgres", dir]);
   const run = (cmd: string, args: string[]) =>
-    asRoot ? execFileSync("runuser", ["-u", "postgres", "--", cmd, ...args], { stdio: "pipe" }) : execFileSync(cmd, args, { stdio: "pipe" });
+    asRoot
+      ? execFileSync("runuser", ["-u", "postgres", "--", cmd, ...args], { stdio: "pipe" })
+      : execFileSync(cmd, args, { stdio: "pipe" });
   const data = path.join(dir, "data");
   run(path.join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
   const port = await freePort();

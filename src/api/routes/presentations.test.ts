@@ -76,33 +76,66 @@ describe.skipIf(engineUnavailable)("presentations read API", () => {
   });
 
   it("returns one presentation with slides and discussion topics", async () => {
-    const res = await t.app.inject({ method: "GET", url: `/v1/presentations/${ids[24]}`, headers: tenant.headers });
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/v1/presentations/${ids[24]}`,
+      headers: tenant.headers,
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ id: ids[24], name: "Deck 24", status: "ready", slideCount: 20, templateId: "account-review", themeId: "clean" });
+    expect(body).toMatchObject({
+      id: ids[24],
+      name: "Deck 24",
+      status: "ready",
+      slideCount: 20,
+      templateId: "account-review",
+      themeId: "clean",
+    });
     expect(body.slides).toHaveLength(20);
-    expect(body.slides[0]).toEqual({ index: 0, layoutName: "title", placeholders: { title: "Slide 1", body: "Point one\nPoint two for slide 1" } });
+    expect(body.slides[0]).toEqual({
+      index: 0,
+      layoutName: "title",
+      placeholders: { title: "Slide 1", body: "Point one\nPoint two for slide 1" },
+    });
     expect(body.slides[19].index).toBe(19);
-    expect(body.discussionTopics).toEqual([{ topic: "Renewal", details: "Discuss renewal timing", notes: "Ask about budget" }]);
+    expect(body.discussionTopics).toEqual([
+      { topic: "Renewal", details: "Discuss renewal timing", notes: "Ask about budget" },
+    ]);
   });
 
   it("accepts upper-case ids", async () => {
-    const res = await t.app.inject({ method: "GET", url: `/v1/presentations/${ids[3]?.toUpperCase()}`, headers: tenant.headers });
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/v1/presentations/${ids[3]?.toUpperCase()}`,
+      headers: tenant.headers,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().id).toBe(ids[3]);
   });
 
   it("answers 404 for an unknown id and 400 for a malformed one", async () => {
-    const missing = await t.app.inject({ method: "GET", url: `/v1/presentations/${"0".repeat(24)}`, headers: tenant.headers });
+    const missing = await t.app.inject({
+      method: "GET",
+      url: `/v1/presentations/${"0".repeat(24)}`,
+      headers: tenant.headers,
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().code).toBe("not_found");
-    const malformed = await t.app.inject({ method: "GET", url: "/v1/presentations/not-an-id", headers: tenant.headers });
+    const malformed = await t.app.inject({
+      method: "GET",
+      url: "/v1/presentations/not-an-id",
+      headers: tenant.headers,
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().details[0].path).toBe("params.presentationId");
   });
 
   it("keeps workspaces apart: another workspace's deck is 404 and never listed", async () => {
-    const res = await t.app.inject({ method: "GET", url: `/v1/presentations/${ids[0]}`, headers: other.headers });
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/v1/presentations/${ids[0]}`,
+      headers: other.headers,
+    });
     expect(res.statusCode).toBe(404);
     const otherList = await list("?limit=100", other.headers);
     expect(otherList.json().total).toBe(1);
@@ -125,8 +158,18 @@ describe.skipIf(engineUnavailable)("presentations read API", () => {
       name: "Being generated",
       status: "generating",
     });
-    const res = await t.app.inject({ method: "GET", url: `/v1/presentations/${row.id}`, headers: other.headers });
-    expect(res.json()).toMatchObject({ name: "Being generated", status: "generating", slideCount: 0, slides: [], discussionTopics: [] });
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/v1/presentations/${row.id}`,
+      headers: other.headers,
+    });
+    expect(res.json()).toMatchObject({
+      name: "Being generated",
+      status: "generating",
+      slideCount: 0,
+      slides: [],
+      discussionTopics: [],
+    });
     expect(res.json()).not.toHaveProperty("summary");
     expect(res.json()).not.toHaveProperty("templateName");
   });
