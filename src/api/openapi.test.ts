@@ -5,6 +5,7 @@ import { engineUnavailable } from "../../test/database.ts";
 
 describe.skipIf(engineUnavailable)("OpenAPI document", () => {
   let t: TestApp;
+  // biome-ignore lint/suspicious/noExplicitAny: assertions walk the parsed JSON document freely
   let doc: Record<string, any>;
 
   beforeAll(async () => {
