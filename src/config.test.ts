@@ -11,14 +11,21 @@ describe("config", () => {
   });
 
   it("reads the environment", () => {
-    const c = loadConfig({ PORT: "8080", HOST: "0.0.0.0", DATABASE_URL: "postgres://u@db/decksmith", PUBLIC_URL: "https://decks.example.com/" });
+    const c = loadConfig({
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      DATABASE_URL: "postgres://u@db/decksmith",
+      PUBLIC_URL: "https://decks.example.com/",
+    });
     expect(c.http.port).toBe(8080);
     expect(c.http.publicUrl).toBe("https://decks.example.com");
     expect(c.storage.databaseUrl).toBe("postgres://u@db/decksmith");
   });
 
   it("names every bad variable", () => {
-    expect(() => loadConfig({ PORT: "abc", DATABASE_URL: "mysql://x", PUBLIC_URL: "not a url" })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: "abc", DATABASE_URL: "mysql://x", PUBLIC_URL: "not a url" })).toThrow(
+      ConfigError,
+    );
     try {
       loadConfig({ PORT: "99999", DATABASE_URL: "mysql://x" });
     } catch (err) {

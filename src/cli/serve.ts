@@ -30,11 +30,23 @@ export function registerServe(program: Command): void {
     .action(async () => {
       const started = performance.now();
       let container: Awaited<ReturnType<typeof createContainer>> | undefined;
+      let app: Awaited<ReturnType<typeof buildServer>> | undefined;
+      let stopping = false;
+      const stop = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        process.stdout.write(`${signal}: shutting down\n`);
+        await app?.close(); // stops accepting, lets in-flight requests finish
+        await container?.database.close();
+        process.exit(0);
+      };
+      process.on("SIGINT", () => void stop("SIGINT"));
+      process.on("SIGTERM", () => void stop("SIGTERM"));
       try {
         const config = loadConfig();
         container = await createContainer(config);
         const demo = await createDemoAccountIfEmpty(container.database.db);
-        const app = await buildServer(container);
+        app = await buildServer(container);
         await app.listen({ port: config.http.port, host: config.http.host });
         const address = app.server.address();
         const port = typeof address === "object" && address ? address.port : config.http.port;
@@ -43,22 +55,9 @@ export function registerServe(program: Command): void {
           container.database.kind === "pglite"
             ? `embedded PostgreSQL in ${config.storage.dataDir}`
             : "PostgreSQL server";
-        process.stdout.write(
-          `Decksmith ready at ${url} (${storage}) in ${Math.round(performance.now() - started)} ms. API docs: ${url}/docs\n`,
-        );
-        if (demo) process.stdout.write(demoBanner(url, demo));
-
-        let stopping = false;
-        const stop = async (signal: string) => {
-          if (stopping) return;
-          stopping = true;
-          process.stdout.write(`${signal}: shutting down\n`);
-          await app.close(); // stops accepting, lets in-flight requests finish
-          await container?.database.close();
-          process.exit(0);
-        };
-        process.on("SIGINT", () => void stop("SIGINT"));
-        process.on("SIGTERM", () => void stop("SIGTERM"));
+        const ready = `Decksmith ready at ${url} (${storage}) in ${Math.round(performance.now() - started)} ms. API docs: ${url}/docs\n`;
+        // One write, so whoever waits for "ready" also gets the demo account in the same chunk.
+        process.stdout.write(demo ? ready + demoBanner(url, demo) : ready);
       } catch (err) {
         printFailure({ json: false }, err);
         await container?.database.close().catch(() => {});

@@ -106,7 +106,9 @@ describe.skipIf(chromiumMissing)("sign-in and API key pages in Chromium", () => 
       maxRedirects: 0,
     });
     expect(res.status()).toBe(403);
-    expect((await t.c.apiKeys.list((await t.c.users.getByEmail(email)).id)).map((k) => k.name)).not.toContain("sneaky");
+    expect((await t.c.apiKeys.list((await t.c.users.getByEmail(email)).id)).map((k) => k.name)).not.toContain(
+      "sneaky",
+    );
     await context.close();
   });
 

@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+
+// Runs the real `decksmith` binary, as a user would.
+
+export const BIN = path.resolve("bin/decksmith.js");
+
+export type CliResult = { code: number | null; stdout: string; stderr: string };
+
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export type RunningServer = { child: ChildProcess; output: () => string; stop: () => Promise<number | null> };
+
+/** Starts `decksmith serve` and resolves once it prints that it is ready. */
+export function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "serve"], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const timer = setTimeout(
+      () => reject(new Error(`server not ready in ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
+    const onData = (d: Buffer) => {
+      output += d;
+      if (/Decksmith ready at/.test(output) && (!/First run/.test(output) || /curl .*\n/.test(output))) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          output: () => output,
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done(child.exitCode);
+              child.once("exit", (code) => done(code));
+              child.kill("SIGTERM");
+            }),
+        });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+}
