@@ -20,15 +20,9 @@ export async function openTestDatabase(): Promise<Database> {
   adminUrl.pathname = "/postgres";
   const admin = await openDatabase({ kind: "postgres", url: adminUrl.toString(), maxConnections: 1 });
   await admin.query(`create database ${name} template ${template.pathname.slice(1)}`);
+  await admin.close();
   const url = new URL(templateUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: "postgres", url: url.toString() });
-  return {
-    ...database,
-    close: async () => {
-      await database.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.close();
-    },
-  };
+  // Not dropped after the file: the whole throwaway cluster is deleted when the run ends.
+  return openDatabase({ kind: "postgres", url: url.toString() });
 }

@@ -63,6 +63,9 @@ async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Pr
 
 async function openPostgres(options: { url: string; maxConnections?: number }): Promise<Database> {
   const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+  // An idle connection the server drops (restart, failover, admin kill) must not crash the
+  // process: the pool discards it and opens a new one on the next query.
+  pool.on("error", (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
   // Fail at start, with the server's own message, rather than on the first request.
   await pool.query("select 1");
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
