@@ -7,6 +7,7 @@ const apiSuite = ["src/api/**/*.test.ts"];
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    reporters: ["default", "./test/summary-reporter.ts"],
     hookTimeout: 60_000,
     projects: [
       {

@@ -5,6 +5,7 @@ import type { Config } from "./config.ts";
 import { createPresentationRepository } from "./presentations/presentation-repository.ts";
 import { createPresentationService } from "./presentations/presentation-service.ts";
 import { type Database, databaseOptionsFrom, openDatabase } from "./storage/db.ts";
+import { createReadCache } from "./storage/read-cache.ts";
 import { createWorkspaceService } from "./workspaces/workspace-service.ts";
 
 // Wires repositories into services. Adapters (REST, web, CLI) receive the container and call
@@ -14,12 +15,17 @@ export type Container = ReturnType<typeof wire> & { config: Config; database: Da
 
 function wire(config: Config, database: Database) {
   const { db } = database;
-  const presentationRepository = createPresentationRepository(db);
+  // Reads are cached only where this process owns the database (see read-cache.ts).
+  const exclusive = database.kind === "pglite";
+  const presentationRepository = createPresentationRepository(
+    db,
+    createReadCache({ enabled: exclusive, maxEntries: 2_000 }),
+  );
   return {
     users: createUserService({ db }),
-    apiKeys: createApiKeyService({ db }),
+    apiKeys: createApiKeyService({ db, cache: createReadCache({ enabled: exclusive }) }),
     sessions: createSessionService({ db, ttlMs: config.sessionTtlMs }),
-    workspaces: createWorkspaceService({ db }),
+    workspaces: createWorkspaceService({ db, cache: createReadCache({ enabled: exclusive }) }),
     presentationRepository,
     presentations: createPresentationService({ presentations: presentationRepository }),
   };

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AppError, notFound, parseInput } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { Db } from "../storage/db.ts";
+import { createReadCache, type ReadCache } from "../storage/read-cache.ts";
 import { apiKeys } from "../storage/schema.ts";
 import type { Principal } from "./actor.ts";
 import { API_KEY_PATTERN, newApiKey, sha256 } from "./secrets.ts";
@@ -22,8 +23,12 @@ export type ApiKeyInfo = {
 // read into a write, so it is refreshed at most once a minute per key.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export function createApiKeyService(deps: { db: Db; now?: () => Date }) {
+type CachedKey = { principal: Principal; lastUsedAt: Date | null };
+
+export function createApiKeyService(deps: { db: Db; cache?: ReadCache<CachedKey>; now?: () => Date }) {
   const { db } = deps;
+  // Keyed by key hash; only live keys are cached, so random tokens cannot fill it.
+  const cache = deps.cache ?? createReadCache<CachedKey>({ enabled: false });
   const now = deps.now ?? (() => new Date());
   const columns = {
     id: apiKeys.id,
@@ -65,6 +70,7 @@ export function createApiKeyService(deps: { db: Db; now?: () => Date }) {
         .set({ revokedAt: now() })
         .where(and(where, isNull(apiKeys.revokedAt)))
         .returning(columns);
+      cache.clear();
       if (row) return row;
       const [existing] = await db.select(columns).from(apiKeys).where(where);
       if (!existing) throw notFound("API key");
@@ -74,16 +80,29 @@ export function createApiKeyService(deps: { db: Db; now?: () => Date }) {
     /** The principal for a bearer token, or undefined when it is not a live API key. */
     async authenticate(token: string): Promise<Principal | undefined> {
       if (!API_KEY_PATTERN.test(token)) return undefined;
-      const [row] = await db
-        .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt })
-        .from(apiKeys)
-        .where(and(eq(apiKeys.keyHash, sha256(token)), isNull(apiKeys.revokedAt)));
-      if (!row) return undefined;
-      const at = now();
-      if (!row.lastUsedAt || at.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-        await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, row.id));
+      const hash = sha256(token);
+      let entry = cache.get(hash);
+      if (!entry) {
+        const [row] = await db
+          .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt })
+          .from(apiKeys)
+          .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)));
+        if (!row) return undefined;
+        entry = {
+          principal: { userId: row.userId, via: "api_key", apiKeyId: row.id },
+          lastUsedAt: row.lastUsedAt,
+        };
+        cache.set(hash, entry);
       }
-      return { userId: row.userId, via: "api_key", apiKeyId: row.id };
+      const at = now();
+      if (!entry.lastUsedAt || at.getTime() - entry.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+        entry.lastUsedAt = at;
+        await db
+          .update(apiKeys)
+          .set({ lastUsedAt: at })
+          .where(eq(apiKeys.id, entry.principal.apiKeyId ?? ""));
+      }
+      return entry.principal;
     },
   };
 }

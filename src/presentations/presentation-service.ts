@@ -1,7 +1,7 @@
 import type { Actor } from "../auth/actor.ts";
 import { findTemplate, findTheme } from "../catalog/catalog.ts";
 import { notFound } from "../errors.ts";
-import type { PresentationRepository, PresentationRow } from "./presentation-repository.ts";
+import type { PresentationItemRow, PresentationRepository } from "./presentation-repository.ts";
 import type {
   ListQuery,
   PresentationDetail,
@@ -10,7 +10,7 @@ import type {
 } from "./presentation-schemas.ts";
 
 // Presenter: database rows → the API's shapes. Optional fields are left out rather than null.
-function toItem(row: PresentationRow): PresentationItem {
+function toItem(row: PresentationItemRow): PresentationItem {
   return {
     id: row.id,
     name: row.name,
@@ -35,15 +35,14 @@ export function createPresentationService(deps: { presentations: PresentationRep
     async get(actor: Actor, id: string): Promise<PresentationDetail> {
       const found = await repo.get(actor.workspaceId, id.toLowerCase());
       if (!found) throw notFound(`Presentation ${id}`);
-      const { row } = found;
       return {
-        ...toItem(row),
-        templateId: row.templateId ?? undefined,
-        themeId: row.themeId ?? undefined,
-        failureReason: row.failureReason ?? undefined,
-        updatedAt: row.updatedAt.toISOString(),
+        ...toItem(found),
+        templateId: found.templateId ?? undefined,
+        themeId: found.themeId ?? undefined,
+        failureReason: found.failureReason ?? undefined,
+        updatedAt: found.updatedAt.toISOString(),
         slides: found.slides.map((s) => ({
-          index: s.position,
+          index: s.index,
           layoutName: s.layoutName ?? undefined,
           placeholders: s.placeholders,
         })),

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import type { SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -28,6 +29,7 @@ export type Database = {
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 // Any fixed number works; it only has to be the same in every Decksmith process.
 const MIGRATION_LOCK_KEY = 7_251_003;
+const ANALYZE_EVERY_MS = 10 * 60_000;
 
 export function databaseOptionsFrom(storage: { dataDir: string; databaseUrl?: string }): DatabaseOptions {
   return storage.databaseUrl
@@ -49,12 +51,21 @@ async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Pr
     throw err;
   }
   const db = drizzlePglite({ client, schema }) as unknown as Db;
+  // PGlite runs no autovacuum, so planner statistics would stay as they were when tables were
+  // empty and queries would ignore their indexes. Refresh them at start and every few minutes.
+  const analyze = () => client.exec("analyze").catch(() => {});
+  const timer = setInterval(analyze, ANALYZE_EVERY_MS);
+  timer.unref();
   return {
     db,
     kind: "pglite",
     query: async (text, params) => (await client.query(text, params)).rows as never,
-    migrate: () => migratePglite(db as never, { migrationsFolder }),
+    migrate: async () => {
+      await migratePglite(db as never, { migrationsFolder });
+      await analyze();
+    },
     close: async () => {
+      clearInterval(timer);
       await client.close();
       release();
     },
@@ -86,4 +97,10 @@ async function openPostgres(options: { url: string; maxConnections?: number }): 
     },
     close: () => pool.end(),
   };
+}
+
+/** Runs hand-written SQL and returns its rows; both drivers answer with `{ rows }`. */
+export async function selectRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
 }

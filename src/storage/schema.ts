@@ -111,7 +111,12 @@ export const presentations = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("presentations_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+    // DESC NULLS FIRST is what a plain `order by … desc` means; a NULLS LAST index would not serve it.
+    index("presentations_workspace_created_idx").on(
+      t.workspaceId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     check("presentations_status_check", oneOf("status", presentationStatuses)),
   ],
 );

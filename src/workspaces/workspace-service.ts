@@ -4,6 +4,7 @@ import { type Actor, type Principal, planHasApiAccess, roleAtLeast } from "../au
 import { AppError, notFound, parseInput } from "../errors.ts";
 import { ID_PATTERN, newId, normalizeId } from "../ids.ts";
 import type { Db } from "../storage/db.ts";
+import { createReadCache, type ReadCache } from "../storage/read-cache.ts";
 import { memberships, type Plan, plans, type Role, roles, workspaces } from "../storage/schema.ts";
 
 export const createWorkspaceInput = z.object({
@@ -20,8 +21,12 @@ export type WorkspaceSummary = {
   createdAt: Date;
 };
 
-export function createWorkspaceService(deps: { db: Db }) {
+type Access = { role: Role; plan: Plan };
+
+export function createWorkspaceService(deps: { db: Db; cache?: ReadCache<Access> }) {
   const { db } = deps;
+  // Keyed by user and workspace; only memberships are cached, never misses.
+  const cache = deps.cache ?? createReadCache<Access>({ enabled: false });
 
   return {
     /** Creates a workspace and makes `ownerUserId` its owner, in one transaction. */
@@ -50,6 +55,7 @@ export function createWorkspaceService(deps: { db: Db }) {
           target: [memberships.workspaceId, memberships.userId],
           set: { role: validRole },
         });
+      cache.clear();
       return { workspaceId: id, userId, role: validRole };
     },
 
@@ -86,12 +92,17 @@ export function createWorkspaceService(deps: { db: Db }) {
         ]);
       }
       const id = normalizeId(workspaceId);
-      const [row] = await db
-        .select({ role: memberships.role, plan: workspaces.plan })
-        .from(memberships)
-        .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
-        .where(and(eq(memberships.workspaceId, id), eq(memberships.userId, principal.userId)));
-      if (!row) throw notFound(`Workspace ${workspaceId}`);
+      const cacheKey = `${principal.userId}:${id}`;
+      let row = cache.get(cacheKey);
+      if (!row) {
+        [row] = await db
+          .select({ role: memberships.role, plan: workspaces.plan })
+          .from(memberships)
+          .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+          .where(and(eq(memberships.workspaceId, id), eq(memberships.userId, principal.userId)));
+        if (!row) throw notFound(`Workspace ${workspaceId}`);
+        cache.set(cacheKey, row);
+      }
       if (!planHasApiAccess(row.plan)) {
         throw new AppError(
           "plan_required",

@@ -153,6 +153,20 @@ describe.skipIf(engineUnavailable)("presentations read API", () => {
     expect(res.json().total).toBe(1);
   });
 
+  it("shows a new deck at once, even right after the same page was read", async () => {
+    const before = (await list("?limit=1", other.headers)).json();
+    const missing = await t.app.inject({
+      method: "GET",
+      url: `/v1/presentations/${"e".repeat(24)}`,
+      headers: other.headers,
+    });
+    expect(missing.statusCode).toBe(404);
+    const row = await t.c.presentationRepository.insert(other.workspace.id, deck({ name: "Fresh" }));
+    const after = (await list("?limit=1", other.headers)).json();
+    expect(after.total).toBe(before.total + 1);
+    expect(after.items[0].id).toBe(row.id);
+  });
+
   it("leaves out optional fields rather than sending null", async () => {
     const row = await t.c.presentationRepository.insert(other.workspace.id, {
       name: "Being generated",
