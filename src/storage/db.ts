@@ -52,19 +52,20 @@ async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Pr
   }
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   // PGlite runs no autovacuum, so planner statistics would stay as they were when tables were
-  // empty and queries would ignore their indexes. Refresh them at start and every few minutes.
+  // empty and queries would ignore their indexes. Refresh them soon after start (off the start-up
+  // path: the last run's statistics are on disk meanwhile) and every few minutes.
   const analyze = () => client.exec("analyze").catch(() => {});
+  const first = setTimeout(analyze, 2_000);
   const timer = setInterval(analyze, ANALYZE_EVERY_MS);
+  first.unref();
   timer.unref();
   return {
     db,
     kind: "pglite",
     query: async (text, params) => (await client.query(text, params)).rows as never,
-    migrate: async () => {
-      await migratePglite(db as never, { migrationsFolder });
-      await analyze();
-    },
+    migrate: () => migratePglite(db as never, { migrationsFolder }),
     close: async () => {
+      clearTimeout(first);
       clearInterval(timer);
       await client.close();
       release();
