@@ -25,9 +25,13 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
 export type RunningServer = { child: ChildProcess; output: () => string; stop: () => Promise<number | null> };
 
 /** Starts `decksmith serve` and resolves once it prints that it is ready. */
-export function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<RunningServer> {
+export function startServer(
+  env: Record<string, string>,
+  args: string[] = [],
+  timeoutMs = 30_000,
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "serve"], {
+    const child = spawn(process.execPath, [BIN, "serve", ...args], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -38,7 +42,8 @@ export function startServer(env: Record<string, string>, timeoutMs = 30_000): Pr
     );
     const onData = (d: Buffer) => {
       output += d;
-      if (/Decksmith ready at/.test(output) && (!/First run/.test(output) || /curl .*\n/.test(output))) {
+      const ready = /Decksmith ready at|"status":"ready"/.test(output);
+      if (ready && (!/First run/.test(output) || /curl .*\n/.test(output))) {
         clearTimeout(timer);
         resolve({
           child,

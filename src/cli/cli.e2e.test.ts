@@ -43,8 +43,10 @@ describe("decksmith CLI, end to end", () => {
 
   it("stops cleanly, and a restart prints nothing secret", async () => {
     expect(await server?.stop()).toBe(0);
-    server = await startServer({ ...env, PORT: String(await freePort()) });
-    expect(server.output()).not.toContain("First run");
+    server = await startServer({ ...env, PORT: String(await freePort()) }, ["--json"]);
+    const ready = JSON.parse(server.output().trim().split("\n")[0] ?? "");
+    expect(ready).toMatchObject({ status: "ready", database: "pglite", startMs: expect.any(Number) });
+    expect(ready.demo).toBeUndefined();
     expect(server.output()).not.toMatch(/ak_\w{43}/);
     expect(await server.stop()).toBe(0);
     server = undefined;

@@ -27,7 +27,8 @@ export function registerServe(program: Command): void {
     .description(
       "Run the HTTP server (API, docs and web pages). Env: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL",
     )
-    .action(async () => {
+    .option("--json", "print one JSON object when ready (with the demo account on a first run)")
+    .action(async (options: { json?: boolean }) => {
       const started = performance.now();
       let container: Awaited<ReturnType<typeof createContainer>> | undefined;
       let app: Awaited<ReturnType<typeof buildServer>> | undefined;
@@ -55,11 +56,14 @@ export function registerServe(program: Command): void {
           container.database.kind === "pglite"
             ? `embedded PostgreSQL in ${config.storage.dataDir}`
             : "PostgreSQL server";
-        const ready = `Decksmith ready at ${url} (${storage}) in ${Math.round(performance.now() - started)} ms. API docs: ${url}/docs\n`;
+        const startMs = Math.round(performance.now() - started);
+        const ready = options.json
+          ? `${JSON.stringify({ status: "ready", url, database: container.database.kind, startMs, demo })}\n`
+          : `Decksmith ready at ${url} (${storage}) in ${startMs} ms. API docs: ${url}/docs\n`;
         // One write, so whoever waits for "ready" also gets the demo account in the same chunk.
-        process.stdout.write(demo ? ready + demoBanner(url, demo) : ready);
+        process.stdout.write(demo && !options.json ? ready + demoBanner(url, demo) : ready);
       } catch (err) {
-        printFailure({ json: false }, err);
+        printFailure({ json: Boolean(options.json) }, err);
         await container?.database.close().catch(() => {});
         process.exit(1);
       }

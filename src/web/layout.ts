@@ -9,7 +9,7 @@ main{max-width:880px;margin:32px auto;padding:0 24px}
 h1{font-size:22px;margin:0 0 16px}h2{font-size:17px;margin:0 0 12px}
 label{display:block;font-weight:600;margin:12px 0 4px}
 input[type=text],input[type=email],input[type=password]{width:100%;padding:9px 11px;border:1px solid #c9d2e0;border-radius:6px;font:inherit}
-button{padding:8px 16px;border:0;border-radius:6px;background:#2563eb;color:#fff;font:inherit;font-weight:600;cursor:pointer}
+button{white-space:nowrap;padding:8px 16px;border:0;border-radius:6px;background:#2563eb;color:#fff;font:inherit;font-weight:600;cursor:pointer}
 button.secondary{background:#e8edf5;color:#1b2433}button.danger{background:#fff;color:#b42318;border:1px solid #f1c1bc}
 table{width:100%;border-collapse:collapse}th,td{text-align:left;padding:8px 6px;border-bottom:1px solid #eef1f6;vertical-align:middle}
 th{font-size:13px;color:#5b6578;font-weight:600}code{font:13px ui-monospace,Menlo,Consolas,monospace}
