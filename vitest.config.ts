@@ -16,7 +16,7 @@ export default defineConfig({
           name: "unit",
           include: ["src/**/*.test.ts"],
           exclude: [...apiSuite, "src/**/*.e2e.test.ts"],
-          globalSetup: ["test/setup-pglite.ts"],
+          globalSetup: ["test/setup-embeddings.ts", "test/setup-pglite.ts"],
         },
       },
       {
@@ -24,7 +24,7 @@ export default defineConfig({
         test: {
           name: "api-pglite",
           include: apiSuite,
-          globalSetup: ["test/setup-pglite.ts"],
+          globalSetup: ["test/setup-embeddings.ts", "test/setup-pglite.ts"],
           env: { DECKSMITH_TEST_DB: "pglite" },
         },
       },
@@ -33,7 +33,7 @@ export default defineConfig({
         test: {
           name: "api-postgres",
           include: apiSuite,
-          globalSetup: ["test/setup-postgres.ts"],
+          globalSetup: ["test/setup-embeddings.ts", "test/setup-postgres.ts"],
           env: { DECKSMITH_TEST_DB: "postgres" },
         },
       },
@@ -42,7 +42,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["src/**/*.e2e.test.ts"],
-          globalSetup: ["test/setup-pglite.ts"],
+          globalSetup: ["test/setup-embeddings.ts", "test/setup-pglite.ts"],
         },
       },
     ],

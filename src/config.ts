@@ -14,6 +14,11 @@ const envSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  EMBEDDINGS_PROVIDER: z.enum(["builtin", "openai-compatible"]).default("builtin"),
+  EMBEDDINGS_BASE_URL: z.url().optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).optional(),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  EMBEDDINGS_CACHE_DIR: z.string().min(1).optional(),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -33,6 +38,9 @@ export type Config = {
   /** Requests per minute per API key (or per client address without one); 0 turns limiting off. */
   rateLimitPerMinute: number;
   sessionTtlMs: number;
+  embeddings:
+    | { provider: "builtin"; cacheDir: string }
+    | { provider: "openai-compatible"; baseUrl: string; model: string; apiKey?: string };
 };
 
 export class ConfigError extends Error {}
@@ -44,6 +52,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (e.EMBEDDINGS_PROVIDER === "openai-compatible" && (!e.EMBEDDINGS_BASE_URL || !e.EMBEDDINGS_MODEL)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  EMBEDDINGS_PROVIDER=openai-compatible needs EMBEDDINGS_BASE_URL (e.g. https://api.openai.com/v1) and EMBEDDINGS_MODEL",
+    );
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
   const displayHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
   return {
     http: {
@@ -52,9 +66,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicUrl: (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, ""),
       bodyLimit: e.BODY_LIMIT_BYTES,
     },
-    storage: { dataDir: path.resolve(e.DATA_DIR), databaseUrl: e.DATABASE_URL },
+    storage: { dataDir, databaseUrl: e.DATABASE_URL },
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    embeddings:
+      e.EMBEDDINGS_PROVIDER === "openai-compatible"
+        ? {
+            provider: "openai-compatible",
+            baseUrl: (e.EMBEDDINGS_BASE_URL as string).replace(/\/+$/, ""),
+            model: e.EMBEDDINGS_MODEL as string,
+            apiKey: e.EMBEDDINGS_API_KEY,
+          }
+        : {
+            provider: "builtin",
+            cacheDir: path.resolve(e.EMBEDDINGS_CACHE_DIR ?? path.join(dataDir, "embeddings")),
+          },
   };
 }

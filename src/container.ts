@@ -2,6 +2,10 @@ import { createApiKeyService } from "./auth/api-key-service.ts";
 import { createSessionService } from "./auth/session-service.ts";
 import { createUserService } from "./auth/user-service.ts";
 import type { Config } from "./config.ts";
+import { createEmbedder } from "./entities/create-embedder.ts";
+import type { Embedder } from "./entities/embedder.ts";
+import { createEntityRepository } from "./entities/entity-repository.ts";
+import { createEntityService } from "./entities/entity-service.ts";
 import { createPresentationRepository } from "./presentations/presentation-repository.ts";
 import { createPresentationService } from "./presentations/presentation-service.ts";
 import { type Database, databaseOptionsFrom, openDatabase } from "./storage/db.ts";
@@ -13,7 +17,7 @@ import { createWorkspaceService } from "./workspaces/workspace-service.ts";
 
 export type Container = ReturnType<typeof wire> & { config: Config; database: Database };
 
-function wire(config: Config, database: Database) {
+function wire(config: Config, database: Database, embedder: Embedder) {
   const { db } = database;
   // Reads are cached only where this process owns the database (see read-cache.ts).
   const exclusive = database.kind === "pglite";
@@ -28,17 +32,29 @@ function wire(config: Config, database: Database) {
     workspaces: createWorkspaceService({ db, cache: createReadCache({ enabled: exclusive }) }),
     presentationRepository,
     presentations: createPresentationService({ presentations: presentationRepository }),
+    entities: createEntityService({
+      db,
+      entities: createEntityRepository(db),
+      embedder,
+      vectorIndex: database.vector,
+    }),
   };
 }
 
 /** Opens (and migrates) the configured database, or uses the one given, and wires services. */
-export async function createContainer(config: Config, database?: Database): Promise<Container> {
+export async function createContainer(
+  config: Config,
+  database?: Database,
+  options: { embedder?: Embedder; log?: (line: string) => void } = {},
+): Promise<Container> {
   const db = database ?? (await openDatabase(databaseOptionsFrom(config.storage)));
   try {
     await db.migrate();
+    const embedder = options.embedder ?? (await createEmbedder(config.embeddings, options.log));
+    if (db.vector) await createEntityRepository(db.db).ensureVectorIndex(embedder.model, embedder.dims);
+    return { config, database: db, ...wire(config, db, embedder) };
   } catch (err) {
     await db.close();
     throw err;
   }
-  return { config, database: db, ...wire(config, db) };
 }

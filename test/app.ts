@@ -6,6 +6,7 @@ import { buildServer } from "../src/api/server.ts";
 import { loadConfig } from "../src/config.ts";
 import { type Container, createContainer } from "../src/container.ts";
 import { openTestDatabase } from "./database.ts";
+import { TEST_EMBEDDINGS_DIR } from "./setup-embeddings.ts";
 
 export type TestApp = { app: FastifyInstance; c: Container; close: () => Promise<void> };
 
@@ -15,7 +16,13 @@ export async function createTestApp(
   beforeReady?: (app: FastifyInstance) => void,
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-test-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0", ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    RATE_LIMIT_PER_MINUTE: "0",
+    EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR,
+    ...env,
+  });
   const c = await createContainer(config, await openTestDatabase());
   const app = await buildServer(c);
   beforeReady?.(app);

@@ -38,6 +38,11 @@ describe.skipIf(engineUnavailable)("OpenAPI document", () => {
         "GET /v1/templates",
         "GET /v1/themes",
         "GET /v1/workspaces",
+        "POST /v1/entities",
+        "GET /v1/entities",
+        "GET /v1/entities/{entityId}",
+        "DELETE /v1/entities/{entityId}",
+        "POST /v1/entities/search",
       ].sort(),
     );
   });

@@ -17,6 +17,7 @@ import { webRoutes } from "../web/routes.ts";
 import { bearerToken, createAuthHooks } from "./auth.ts";
 import { installErrorHandling, RoutePatterns } from "./error-handler.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
+import { entityRoutes } from "./routes/entities.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { presentationRoutes } from "./routes/presentations.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
@@ -98,6 +99,7 @@ export async function buildServer(c: Container, options: ServerOptions = {}): Pr
   await app.register(workspaceRoutes({ auth, workspaces: c.workspaces }));
   await app.register(catalogRoutes({ auth }));
   await app.register(presentationRoutes({ auth, presentations: c.presentations }));
+  await app.register(entityRoutes({ auth, entities: c.entities }));
   await app.register(webRoutes(c));
 
   app.get("/openapi.json", { schema: { hide: true }, config: { rateLimit: false } }, async () =>

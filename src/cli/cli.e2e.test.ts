@@ -4,10 +4,11 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type RunningServer, runCli, startServer } from "../../test/cli.ts";
 import { freePort } from "../../test/postgres-cluster.ts";
+import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
 
 describe("decksmith CLI, end to end", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-cli-"));
-  const env = { DATA_DIR: dataDir, LOG_LEVEL: "warn" };
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: "warn", EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR };
   let server: RunningServer | undefined;
 
   afterAll(async () => {

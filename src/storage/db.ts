@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
 import type { SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -20,6 +21,8 @@ export type DatabaseOptions =
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";
+  /** Whether pgvector is installed: nearest-neighbour search uses HNSW, else exact scoring. */
+  vector: boolean;
   /** Raw SQL for the few callers (queue, tests) that need it. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   migrate(): Promise<void>;
@@ -30,6 +33,29 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 // Any fixed number works; it only has to be the same in every Decksmith process.
 const MIGRATION_LOCK_KEY = 7_251_003;
 const ANALYZE_EVERY_MS = 10 * 60_000;
+// Wider HNSW candidate lists for recall (~0.93 at 40 → ~0.99 at 200 on 20k vectors, ~3 ms), and
+// iterative scans so a workspace filter cannot starve the result list.
+const VECTOR_SEARCH_SETTINGS = "set hnsw.ef_search = 200; set hnsw.iterative_scan = relaxed_order;";
+
+/** Creates the pgvector extension where the server has it; false (with a warning) otherwise. */
+async function enableVector(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query("select 1 from pg_available_extensions where name = 'vector'");
+  if (rows.length === 0) {
+    console.warn(
+      "pgvector is not installed on this PostgreSQL server: semantic search scores every entity exactly (slower on large workspaces). Install pgvector for HNSW indexes.",
+    );
+    return false;
+  }
+  try {
+    await pool.query("create extension if not exists vector");
+    return true;
+  } catch (err) {
+    console.warn(
+      `pgvector is available but could not be enabled (${(err as Error).message}); using exact scoring.`,
+    );
+    return false;
+  }
+}
 
 export function databaseOptionsFrom(storage: { dataDir: string; databaseUrl?: string }): DatabaseOptions {
   return storage.databaseUrl
@@ -45,7 +71,11 @@ async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Pr
   const release = options.dataDir ? lockDataDir(path.dirname(options.dataDir)) : () => {};
   let client: PGlite;
   try {
-    client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
+    client = await PGlite.create(options.dataDir, {
+      loadDataDir: options.loadDataDir,
+      extensions: { vector },
+    });
+    await client.exec(`create extension if not exists vector; ${VECTOR_SEARCH_SETTINGS}`);
   } catch (err) {
     release();
     throw err;
@@ -62,6 +92,7 @@ async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Pr
   return {
     db,
     kind: "pglite",
+    vector: true,
     query: async (text, params) => (await client.query(text, params)).rows as never,
     migrate: () => migratePglite(db as never, { migrationsFolder }),
     close: async () => {
@@ -80,10 +111,13 @@ async function openPostgres(options: { url: string; maxConnections?: number }): 
   pool.on("error", (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
   // Fail at start, with the server's own message, rather than on the first request.
   await pool.query("select 1");
+  const hasVector = await enableVector(pool);
+  if (hasVector) pool.on("connect", (client) => void client.query(VECTOR_SEARCH_SETTINGS).catch(() => {}));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return {
     db,
     kind: "postgres",
+    vector: hasVector,
     query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
     migrate: async () => {
       // Several processes may start at once against one server: one migrates, the others wait.

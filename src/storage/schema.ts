@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 // One schema for both engines (embedded PGlite and a PostgreSQL server). Ids are 24-hex text
 // (see ids.ts); every workspace-owned row carries workspace_id so each query can be scoped.
@@ -146,4 +158,50 @@ export const discussionTopics = pgTable(
     notes: text("notes"),
   },
   (t) => [primaryKey({ columns: [t.presentationId, t.position] })],
+);
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+export type EntityFields = Record<string, string | number | boolean | null>;
+
+export const entities = pgTable(
+  "entities",
+  {
+    id: id(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    /** The record's id in the system it came from; upserts match on (workspace, type, externalId). */
+    externalId: text("external_id"),
+    name: text("name").notNull(),
+    fields: jsonb("fields").$type<EntityFields>().notNull().default({}),
+    body: text("body").notNull().default(""),
+    /** Ids of linked entities in the same workspace (contact → account, note → anything). */
+    links: text("links").array().notNull().default(sql`'{}'::text[]`),
+    // Stored as real[] so the schema is the same with or without pgvector; where pgvector exists an
+    // HNSW index over embedding::vector(dims) serves the nearest-neighbour search.
+    embedding: real("embedding").array(),
+    embeddingModel: text("embedding_model"),
+    embeddingDims: integer("embedding_dims"),
+    // Weighted so a match in the name counts most, then fields, then the free text.
+    search: tsvector("search")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('english'::regconfig, coalesce(name, '')), 'A') || setweight(jsonb_to_tsvector('english'::regconfig, fields, '["string", "numeric"]'::jsonb), 'B') || setweight(to_tsvector('english'::regconfig, coalesce(body, '')), 'C')`,
+      ),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("entities_external_idx").on(t.workspaceId, t.type, t.externalId),
+    index("entities_workspace_type_idx").on(
+      t.workspaceId,
+      t.type,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("entities_search_idx").using("gin", t.search),
+    index("entities_model_idx").on(t.workspaceId, t.embeddingModel),
+  ],
 );

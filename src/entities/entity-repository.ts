@@ -1,0 +1,244 @@
+import { and, count, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { type Db, selectRows } from "../storage/db.ts";
+import { type EntityFields, entities } from "../storage/schema.ts";
+
+// SQL only; every query is filtered by workspaceId.
+
+export type EntityRow = typeof entities.$inferSelect;
+export type NewEntityRow = {
+  id: string;
+  type: string;
+  externalId: string | null;
+  name: string;
+  fields: EntityFields;
+  body: string;
+  embedding: number[] | null;
+  embeddingModel: string | null;
+  embeddingDims: number | null;
+};
+
+const publicColumns = {
+  id: entities.id,
+  workspaceId: entities.workspaceId,
+  type: entities.type,
+  externalId: entities.externalId,
+  name: entities.name,
+  fields: entities.fields,
+  body: entities.body,
+  links: entities.links,
+  embeddingModel: entities.embeddingModel,
+  createdAt: entities.createdAt,
+  updatedAt: entities.updatedAt,
+};
+export type EntityRecord = Pick<EntityRow, keyof typeof publicColumns>;
+
+/** Vector literal for pgvector and real[] casts alike. */
+const vectorLiteral = (v: ArrayLike<number>) => `[${Array.from(v, (x) => x.toFixed(6)).join(",")}]`;
+/** Index and cast names come from our own embedder's name and size, never from a request. */
+const safeIdentifier = (text: string) =>
+  text
+    .replace(/[^a-z0-9]+/gi, "_")
+    .toLowerCase()
+    .slice(0, 40);
+const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+export function createEntityRepository(db: Db) {
+  return {
+    /** Inserts or updates (on workspace + type + externalId); `inserted` tells which. */
+    async upsert(
+      tx: Db,
+      workspaceId: string,
+      rows: NewEntityRow[],
+    ): Promise<{ id: string; inserted: boolean }[]> {
+      if (rows.length === 0) return [];
+      return tx
+        .insert(entities)
+        .values(rows.map((r) => ({ ...r, workspaceId })))
+        .onConflictDoUpdate({
+          target: [entities.workspaceId, entities.type, entities.externalId],
+          set: {
+            name: sql`excluded.name`,
+            fields: sql`excluded.fields`,
+            body: sql`excluded.body`,
+            embedding: sql`excluded.embedding`,
+            embeddingModel: sql`excluded.embedding_model`,
+            embeddingDims: sql`excluded.embedding_dims`,
+            updatedAt: sql`now()`,
+          },
+        })
+        .returning({ id: entities.id, inserted: sql<boolean>`(xmax = 0)` });
+    },
+
+    async existingIds(tx: Db, workspaceId: string, ids: string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await tx
+        .select({ id: entities.id })
+        .from(entities)
+        .where(and(eq(entities.workspaceId, workspaceId), inArray(entities.id, ids)));
+      return new Set(rows.map((r) => r.id));
+    },
+
+    async idsByExternalId(tx: Db, workspaceId: string, refs: { type: string; externalId: string }[]) {
+      const map = new Map<string, string>();
+      if (refs.length === 0) return map;
+      const rows = await tx
+        .select({ id: entities.id, type: entities.type, externalId: entities.externalId })
+        .from(entities)
+        .where(
+          and(
+            eq(entities.workspaceId, workspaceId),
+            or(...refs.map((r) => and(eq(entities.type, r.type), eq(entities.externalId, r.externalId)))),
+          ),
+        );
+      for (const r of rows) map.set(`${r.type}\u0000${r.externalId}`, r.id);
+      return map;
+    },
+
+    async setLinks(tx: Db, workspaceId: string, id: string, links: string[]): Promise<void> {
+      await tx
+        .update(entities)
+        .set({ links })
+        .where(and(eq(entities.workspaceId, workspaceId), eq(entities.id, id)));
+    },
+
+    async list(workspaceId: string, type: string | undefined, limit: number, offset: number) {
+      const where = type
+        ? and(eq(entities.workspaceId, workspaceId), eq(entities.type, type))
+        : eq(entities.workspaceId, workspaceId);
+      const [rows, [total]] = await Promise.all([
+        db
+          .select(publicColumns)
+          .from(entities)
+          .where(where)
+          .orderBy(desc(entities.createdAt), desc(entities.id))
+          .limit(limit)
+          .offset(offset),
+        db.select({ n: count() }).from(entities).where(where),
+      ]);
+      return { rows, total: Number(total?.n ?? 0) };
+    },
+
+    async get(workspaceId: string, id: string): Promise<EntityRecord | undefined> {
+      const [row] = await db
+        .select(publicColumns)
+        .from(entities)
+        .where(and(eq(entities.workspaceId, workspaceId), eq(entities.id, id)));
+      return row;
+    },
+
+    async getMany(workspaceId: string, ids: string[]): Promise<EntityRecord[]> {
+      if (ids.length === 0) return [];
+      return db
+        .select(publicColumns)
+        .from(entities)
+        .where(and(eq(entities.workspaceId, workspaceId), inArray(entities.id, ids)));
+    },
+
+    /** Deletes an entity and the links that point at it, in one transaction. */
+    async delete(workspaceId: string, id: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const deleted = await tx
+          .delete(entities)
+          .where(and(eq(entities.workspaceId, workspaceId), eq(entities.id, id)))
+          .returning({ id: entities.id });
+        if (deleted.length === 0) return false;
+        await tx
+          .update(entities)
+          .set({ links: sql`array_remove(${entities.links}, ${id})` })
+          .where(and(eq(entities.workspaceId, workspaceId), sql`${id} = any(${entities.links})`));
+        return true;
+      });
+    },
+
+    /** Nearest neighbours by cosine similarity through the HNSW index (pgvector). */
+    async nearestByIndex(
+      workspaceId: string,
+      model: string,
+      dims: number,
+      query: Float32Array,
+      types: string[] | undefined,
+      k: number,
+    ) {
+      const cast = sql.raw(`vector(${Math.trunc(dims)})`);
+      const modelLiteral = sql.raw(quoteLiteral(model)); // literal, so the partial index applies
+      return selectRows<{ id: string; similarity: number }>(
+        db,
+        sql`select id, 1 - (embedding::${cast} <=> ${vectorLiteral(query)}::${cast}) as similarity
+            from entities
+            where embedding_model = ${modelLiteral} and workspace_id = ${workspaceId}
+              ${types ? sql`and type in ${types}` : sql``}
+            order by embedding::${cast} <=> ${vectorLiteral(query)}::${cast}
+            limit ${k}`,
+      );
+    },
+
+    /** Every vector of the workspace, for exact scoring where pgvector is missing. */
+    async allVectors(workspaceId: string, model: string, types: string[] | undefined) {
+      return db
+        .select({ id: entities.id, embedding: entities.embedding })
+        .from(entities)
+        .where(
+          and(
+            eq(entities.workspaceId, workspaceId),
+            eq(entities.embeddingModel, model),
+            types ? inArray(entities.type, types) : undefined,
+          ),
+        );
+    },
+
+    /** Full-text matches ranked by weighted cover density (name > fields > body). */
+    async keywordMatches(workspaceId: string, tsquery: string, types: string[] | undefined, k: number) {
+      return selectRows<{ id: string; rank: number }>(
+        db,
+        sql`select id, ts_rank_cd(search, q) as rank
+            from entities, to_tsquery('english', ${tsquery}) q
+            where workspace_id = ${workspaceId} and search @@ q
+              ${types ? sql`and type in ${types}` : sql``}
+            order by rank desc, id
+            limit ${k}`,
+      );
+    },
+
+    /** Creates the HNSW index for an embedder if it is missing (a no-op when it exists). */
+    async ensureVectorIndex(model: string, dims: number): Promise<void> {
+      const name = `entities_hnsw_${safeIdentifier(model)}_${Math.trunc(dims)}`;
+      await db.execute(
+        sql.raw(
+          `create index if not exists ${name} on entities using hnsw ((embedding::vector(${Math.trunc(dims)})) vector_cosine_ops) where embedding_model = ${quoteLiteral(model)}`,
+        ),
+      );
+    },
+
+    /** A batch of entities not yet embedded by `model` (any workspace), for re-indexing. */
+    async needingEmbedding(model: string, limit: number) {
+      return db
+        .select({
+          id: entities.id,
+          type: entities.type,
+          name: entities.name,
+          fields: entities.fields,
+          body: entities.body,
+        })
+        .from(entities)
+        .where(or(isNull(entities.embeddingModel), ne(entities.embeddingModel, model)))
+        .limit(limit);
+    },
+
+    async countNeedingEmbedding(model: string): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(entities)
+        .where(or(isNull(entities.embeddingModel), ne(entities.embeddingModel, model)));
+      return Number(row?.n ?? 0);
+    },
+
+    async setEmbedding(id: string, embedding: number[] | null, model: string, dims: number): Promise<void> {
+      await db
+        .update(entities)
+        .set({ embedding, embeddingModel: model, embeddingDims: dims })
+        .where(eq(entities.id, id));
+    },
+  };
+}
+
+export type EntityRepository = ReturnType<typeof createEntityRepository>;
