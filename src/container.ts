@@ -21,6 +21,7 @@ function wire(config: Config, database: Database, embedder: Embedder) {
   const { db } = database;
   // Reads are cached only where this process owns the database (see read-cache.ts).
   const exclusive = database.kind === "pglite";
+  const entityRepository = createEntityRepository(db);
   const presentationRepository = createPresentationRepository(
     db,
     createReadCache({ enabled: exclusive, maxEntries: 2_000 }),
@@ -32,9 +33,10 @@ function wire(config: Config, database: Database, embedder: Embedder) {
     workspaces: createWorkspaceService({ db, cache: createReadCache({ enabled: exclusive }) }),
     presentationRepository,
     presentations: createPresentationService({ presentations: presentationRepository }),
+    entityRepository,
     entities: createEntityService({
       db,
-      entities: createEntityRepository(db),
+      entities: entityRepository,
       embedder,
       vectorIndex: database.vector,
     }),

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { registerAdminCommands } from "./cli/admin-commands.ts";
+import { registerEntityCommands } from "./cli/entity-commands.ts";
 import { registerServe } from "./cli/serve.ts";
 
 const program = new Command()
@@ -10,5 +11,6 @@ const program = new Command()
 
 registerServe(program);
 registerAdminCommands(program);
+registerEntityCommands(program);
 
 await program.parseAsync(process.argv);

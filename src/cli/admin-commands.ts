@@ -3,17 +3,26 @@ import { loadConfig } from "../config.ts";
 import { type Container, createContainer } from "../container.ts";
 import { printFailure, printResult } from "./output.ts";
 
-type Options = Record<string, string | boolean | undefined> & { json?: boolean };
-type Action = (c: Container, o: Options) => Promise<{ result: Record<string, unknown>; text: string }>;
+export type Options = Record<string, string | boolean | undefined> & { json?: boolean };
+type Action = (
+  c: Container,
+  o: Options,
+  args: string[],
+) => Promise<{ result: Record<string, unknown>; text: string }>;
 
 /** Runs one command against the configured database, then closes it. */
-function withContainer(action: Action) {
-  return async (options: Options) => {
+export function withContainer(action: Action) {
+  return async (...commanderArgs: unknown[]) => {
+    // commander passes positional arguments first, then the options object, then the command.
+    const options = commanderArgs[commanderArgs.length - 2] as Options;
+    const args = commanderArgs.slice(0, -2) as string[];
     const printer = { json: Boolean(options.json) };
     let container: Container | undefined;
     try {
-      container = await createContainer(loadConfig());
-      const { result, text } = await action(container, options);
+      container = await createContainer(loadConfig(), undefined, {
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      const { result, text } = await action(container, options, args);
       printResult(printer, result, text);
     } catch (err) {
       printFailure(printer, err);
@@ -24,7 +33,7 @@ function withContainer(action: Action) {
   };
 }
 
-const str = (o: Options, key: string) => String(o[key] ?? "");
+export const str = (o: Options, key: string) => String(o[key] ?? "");
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function registerAdminCommands(program: Command): void {

@@ -10,6 +10,7 @@ describe("decksmith CLI, end to end", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-cli-"));
   const env = { DATA_DIR: dataDir, LOG_LEVEL: "warn", EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR };
   let server: RunningServer | undefined;
+  let workspaceId = "";
 
   afterAll(async () => {
     await server?.stop();
@@ -33,6 +34,18 @@ describe("decksmith CLI, end to end", () => {
       headers: { authorization: `Bearer ${key}`, "x-workspace-id": workspace.id },
     });
     expect(await presentations.json()).toEqual({ items: [], total: 0 });
+    const search = await fetch(`http://127.0.0.1:${port}/v1/entities/search`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "x-workspace-id": workspace.id,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ query: "hospitals", types: ["account"], limit: 3 }),
+    });
+    const found = await search.json();
+    expect(found.items).toHaveLength(3);
+    expect(found.items[0].fields.industry).toBe("Healthcare");
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
   });
 
@@ -75,6 +88,7 @@ describe("decksmith CLI, end to end", () => {
     await json(["users", "create", "--email", "bob@example.com", "--password", "bobbobbob"]);
     const ws = await json(["workspaces", "create", "--name", "Navy", "--owner", "grace@example.com"]);
     expect(ws).toMatchObject({ name: "Navy", plan: "pro", id: expect.stringMatching(/^[a-f0-9]{24}$/) });
+    workspaceId = ws.id;
     expect(
       await json(["members", "add", "--workspace", ws.id, "--email", "bob@example.com", "--role", "viewer"]),
     ).toMatchObject({ role: "viewer" });
@@ -109,5 +123,55 @@ describe("decksmith CLI, end to end", () => {
     const help = await runCli(["keys", "create", "--help"], env);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--email <email>");
+  });
+
+  it("imports entities with a report of bad lines, loads demo data and re-indexes", async () => {
+    const csv = path.join(dataDir, "accounts.csv");
+    fs.writeFileSync(
+      csv,
+      "externalId,name,industry\na-1,Northwind Health,Healthcare\na-2,,Retail\na-3,Contoso,Retail\n",
+    );
+    const strict = await runCli(
+      ["entities", "import", "--workspace", workspaceId, "--type", "account", csv],
+      env,
+    );
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain("1 of 3 records are invalid; nothing was imported");
+    expect(strict.stderr).toContain("line 3: name");
+    const lenient = await runCli(
+      [
+        "entities",
+        "import",
+        "--workspace",
+        workspaceId,
+        "--type",
+        "account",
+        "--skip-invalid",
+        "--json",
+        csv,
+      ],
+      env,
+    );
+    expect(lenient.code).toBe(0);
+    expect(JSON.parse(lenient.stdout)).toMatchObject({
+      records: 3,
+      created: 2,
+      skipped: 1,
+      problems: [{ where: "line 3" }],
+    });
+    const human = await runCli(
+      ["entities", "import", "--workspace", workspaceId, "--type", "account", "--skip-invalid", csv],
+      env,
+    );
+    expect(human.stdout).toMatch(
+      /Imported 2 of 3 records in [\d.]+ s \(\d+\/s\): 0 created, 2 updated, 1 skipped/,
+    );
+    expect(human.stderr).toContain("Importing");
+    const unknown = await runCli(["entities", "import", "--workspace", workspaceId, "data.xml"], env);
+    expect(unknown.code).toBe(1);
+    const demo = await runCli(["demo", "load", "--workspace", workspaceId, "--json"], env);
+    expect(JSON.parse(demo.stdout).created).toBeGreaterThanOrEqual(470);
+    const reindex = await runCli(["entities", "reindex", "--json"], env);
+    expect(JSON.parse(reindex.stdout)).toMatchObject({ reindexed: 0 });
   });
 });

@@ -45,8 +45,10 @@ export function registerServe(program: Command): void {
       process.on("SIGTERM", () => void stop("SIGTERM"));
       try {
         const config = loadConfig();
-        container = await createContainer(config);
-        const demo = await createDemoAccountIfEmpty(container.database.db);
+        container = await createContainer(config, undefined, {
+          log: (line) => process.stdout.write(`${line}\n`),
+        });
+        const demo = await createDemoAccountIfEmpty(container.database.db, container.entities.embedder);
         app = await buildServer(container);
         await app.listen({ port: config.http.port, host: config.http.host });
         const address = app.server.address();

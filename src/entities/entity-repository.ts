@@ -32,6 +32,18 @@ const publicColumns = {
 };
 export type EntityRecord = Pick<EntityRow, keyof typeof publicColumns>;
 
+/** A PostgreSQL array literal, passed as one text parameter (drizzle would spread a JS array). */
+export function pgArrayLiteral(values: (string | number | null)[]): string {
+  const items = values.map((v) =>
+    v === null
+      ? "NULL"
+      : typeof v === "number"
+        ? String(v)
+        : `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`,
+  );
+  return `{${items.join(",")}}`;
+}
+
 /** Vector literal for pgvector and real[] casts alike. */
 const vectorLiteral = (v: ArrayLike<number>) => `[${Array.from(v, (x) => x.toFixed(6)).join(",")}]`;
 /** Index and cast names come from our own embedder's name and size, never from a request. */
@@ -41,32 +53,40 @@ const safeIdentifier = (text: string) =>
     .toLowerCase()
     .slice(0, 40);
 const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
+const vectorIndexName = (model: string, dims: number) =>
+  `entities_hnsw_${safeIdentifier(model)}_${Math.trunc(dims)}`;
 
 export function createEntityRepository(db: Db) {
   return {
-    /** Inserts or updates (on workspace + type + externalId); `inserted` tells which. */
+    /**
+     * Inserts or updates (on workspace + type + externalId); `inserted` tells which. The rows go
+     * as one array per column through unnest(): one statement with nine parameters, however many
+     * rows, which PostgreSQL parses far faster than thousands of separate parameters.
+     */
     async upsert(
       tx: Db,
       workspaceId: string,
       rows: NewEntityRow[],
     ): Promise<{ id: string; inserted: boolean }[]> {
       if (rows.length === 0) return [];
-      return tx
-        .insert(entities)
-        .values(rows.map((r) => ({ ...r, workspaceId })))
-        .onConflictDoUpdate({
-          target: [entities.workspaceId, entities.type, entities.externalId],
-          set: {
-            name: sql`excluded.name`,
-            fields: sql`excluded.fields`,
-            body: sql`excluded.body`,
-            embedding: sql`excluded.embedding`,
-            embeddingModel: sql`excluded.embedding_model`,
-            embeddingDims: sql`excluded.embedding_dims`,
-            updatedAt: sql`now()`,
-          },
-        })
-        .returning({ id: entities.id, inserted: sql<boolean>`(xmax = 0)` });
+      const column = (pick: (r: NewEntityRow) => string | number | null) => pgArrayLiteral(rows.map(pick));
+      return selectRows<{ id: string; inserted: boolean }>(
+        tx,
+        sql`insert into entities (id, workspace_id, type, external_id, name, fields, body, embedding, embedding_model, embedding_dims)
+            select r.id, ${workspaceId}, r.type, r.external_id, r.name, r.fields::jsonb, r.body,
+                   r.embedding::real[], r.embedding_model, r.embedding_dims
+            from unnest(${column((r) => r.id)}::text[], ${column((r) => r.type)}::text[],
+                        ${column((r) => r.externalId)}::text[], ${column((r) => r.name)}::text[],
+                        ${column((r) => JSON.stringify(r.fields))}::text[], ${column((r) => r.body)}::text[],
+                        ${column((r) => (r.embedding ? `{${r.embedding.join(",")}}` : null))}::text[],
+                        ${column((r) => r.embeddingModel)}::text[], ${column((r) => r.embeddingDims)}::int[])
+              as r(id, type, external_id, name, fields, body, embedding, embedding_model, embedding_dims)
+            on conflict (workspace_id, type, external_id) do update set
+              name = excluded.name, fields = excluded.fields, body = excluded.body,
+              embedding = excluded.embedding, embedding_model = excluded.embedding_model,
+              embedding_dims = excluded.embedding_dims, updated_at = now()
+            returning id, (xmax = 0) as inserted`,
+      );
     },
 
     async existingIds(tx: Db, workspaceId: string, ids: string[]): Promise<Set<string>> {
@@ -201,12 +221,16 @@ export function createEntityRepository(db: Db) {
 
     /** Creates the HNSW index for an embedder if it is missing (a no-op when it exists). */
     async ensureVectorIndex(model: string, dims: number): Promise<void> {
-      const name = `entities_hnsw_${safeIdentifier(model)}_${Math.trunc(dims)}`;
+      const name = vectorIndexName(model, dims);
       await db.execute(
         sql.raw(
           `create index if not exists ${name} on entities using hnsw ((embedding::vector(${Math.trunc(dims)})) vector_cosine_ops) where embedding_model = ${quoteLiteral(model)}`,
         ),
       );
+    },
+
+    async dropVectorIndex(model: string, dims: number): Promise<void> {
+      await db.execute(sql.raw(`drop index if exists ${vectorIndexName(model, dims)}`));
     },
 
     /** A batch of entities not yet embedded by `model` (any workspace), for re-indexing. */
@@ -232,8 +256,14 @@ export function createEntityRepository(db: Db) {
       return Number(row?.n ?? 0);
     },
 
-    async setEmbedding(id: string, embedding: number[] | null, model: string, dims: number): Promise<void> {
-      await db
+    async setEmbedding(
+      id: string,
+      embedding: number[] | null,
+      model: string,
+      dims: number,
+      tx: Db = db,
+    ): Promise<void> {
+      await tx
         .update(entities)
         .set({ embedding, embeddingModel: model, embeddingDims: dims })
         .where(eq(entities.id, id));

@@ -76,6 +76,22 @@ export function createWorkspaceService(deps: { db: Db; cache?: ReadCache<Access>
       return rows.map((r) => ({ ...r, apiAccess: true }));
     },
 
+    /** An owner's Actor for operator commands (CLI), which act on a workspace by its id. */
+    async operatorActor(workspaceId: string): Promise<Actor> {
+      const id = normalizeId(workspaceId);
+      const [row] = await db
+        .select({ userId: memberships.userId, plan: workspaces.plan })
+        .from(workspaces)
+        .innerJoin(
+          memberships,
+          and(eq(memberships.workspaceId, workspaces.id), eq(memberships.role, "owner")),
+        )
+        .where(eq(workspaces.id, id))
+        .limit(1);
+      if (!row) throw notFound(`Workspace ${workspaceId}`);
+      return { userId: row.userId, via: "session", workspaceId: id, role: "owner", plan: row.plan };
+    },
+
     /**
      * Resolves the caller inside the workspace named by X-Workspace-Id. A workspace the caller is
      * not a member of answers exactly like one that does not exist, so ids cannot be probed.

@@ -84,6 +84,18 @@ describe.skipIf(engineUnavailable)("entities API", () => {
     expect(await count()).toBe(6);
   });
 
+  it("stores any text exactly: quotes, backslashes, braces, commas, NULL-like words", async () => {
+    const tricky = "He said \"hi\", {braces} \\back\\slash\\ NULL , 'single' ü 日本";
+    const res = await post("/v1/entities", {
+      entities: [{ type: "note", name: tricky, body: tricky, fields: { t: tricky } }],
+    });
+    expect(res.statusCode).toBe(200);
+    const stored = (await get(`/v1/entities/${res.json().items[0].id}`)).json();
+    expect(stored).toMatchObject({ name: tricky, body: tricky, fields: { t: tricky } });
+    expect(stored).not.toHaveProperty("externalId");
+    await t.app.inject({ method: "DELETE", url: `/v1/entities/${stored.id}`, headers: tenant.headers });
+  });
+
   it("resolves links by externalId within the batch and by id", async () => {
     const list = (await get("/v1/entities?type=note")).json();
     expect(list.items).toHaveLength(1);
