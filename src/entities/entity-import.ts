@@ -21,7 +21,6 @@ export type ImportSummary = {
 };
 
 const MAX_REPORTED_PROBLEMS = 1000;
-const BULK_LOAD_THRESHOLD = 5000;
 
 function toEntity(
   value: Record<string, unknown>,
@@ -77,8 +76,7 @@ export async function importEntities(options: {
     };
   }
   // Large loads go faster without the vector index, built once at the end instead of row by row.
-  const load = valid >= BULK_LOAD_THRESHOLD ? options.entities.bulkLoad : <T>(fn: () => Promise<T>) => fn();
-  const written = await load(() => writeRecords(options, note));
+  const written = await options.entities.bulkLoad(valid, () => writeRecords(options, note));
   return {
     ...written,
     records: valid + invalid,

@@ -52,6 +52,8 @@ const safeIdentifier = (text: string) =>
     .replace(/[^a-z0-9]+/gi, "_")
     .toLowerCase()
     .slice(0, 40);
+/** How many any-word matches are ranked at most (see keywordMatches). */
+const KEYWORD_SAMPLE = 2000;
 const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const vectorIndexName = (model: string, dims: number) =>
   `entities_hnsw_${safeIdentifier(model)}_${Math.trunc(dims)}`;
@@ -170,25 +172,25 @@ export function createEntityRepository(db: Db) {
       });
     },
 
-    /** Nearest neighbours by cosine similarity through the HNSW index (pgvector). */
-    async nearestByIndex(
-      workspaceId: string,
-      model: string,
-      dims: number,
-      query: Float32Array,
-      types: string[] | undefined,
-      k: number,
-    ) {
+    /**
+     * Nearest neighbours by cosine similarity through the HNSW index (pgvector). Iterative scans
+     * in relaxed order may emit neighbours slightly out of order, so twice as many are taken and
+     * sorted again by exact distance.
+     */
+    async nearestByIndex(workspaceId: string, model: string, dims: number, query: Float32Array, types: string[] | undefined, k: number) {
       const cast = sql.raw(`vector(${Math.trunc(dims)})`);
       const modelLiteral = sql.raw(quoteLiteral(model)); // literal, so the partial index applies
+      const q = vectorLiteral(query);
       return selectRows<{ id: string; similarity: number }>(
         db,
-        sql`select id, 1 - (embedding::${cast} <=> ${vectorLiteral(query)}::${cast}) as similarity
-            from entities
-            where embedding_model = ${modelLiteral} and workspace_id = ${workspaceId}
-              ${types ? sql`and type in ${types}` : sql``}
-            order by embedding::${cast} <=> ${vectorLiteral(query)}::${cast}
-            limit ${k}`,
+        sql`with candidates as materialized (
+              select id, embedding::${cast} <=> ${q}::${cast} as distance
+              from entities
+              where embedding_model = ${modelLiteral} and workspace_id = ${workspaceId}
+                ${types ? sql`and type in ${types}` : sql``}
+              order by embedding::${cast} <=> ${q}::${cast}
+              limit ${k * 2})
+            select id, 1 - distance as similarity from candidates order by distance limit ${k}`,
       );
     },
 
@@ -206,27 +208,47 @@ export function createEntityRepository(db: Db) {
         );
     },
 
-    /** Full-text matches ranked by weighted cover density (name > fields > body). */
-    async keywordMatches(workspaceId: string, tsquery: string, types: string[] | undefined, k: number) {
-      return selectRows<{ id: string; rank: number }>(
+    /**
+     * Full-text matches ranked by weighted cover density (name > fields > body). Entities with
+     * every word come first; the rest of the list is filled from entities with any word, ranked
+     * within a bounded sample of them, so a query of common words cannot rank half the workspace.
+     */
+    async keywordMatches(workspaceId: string, words: string[], types: string[] | undefined, k: number) {
+      const typeFilter = types ? sql`and type in ${types}` : sql``;
+      const all = await selectRows<{ id: string; rank: number }>(
         db,
         sql`select id, ts_rank_cd(search, q) as rank
-            from entities, to_tsquery('english', ${tsquery}) q
-            where workspace_id = ${workspaceId} and search @@ q
-              ${types ? sql`and type in ${types}` : sql``}
-            order by rank desc, id
-            limit ${k}`,
+            from entities, to_tsquery('english', ${words.join(" & ")}) q
+            where workspace_id = ${workspaceId} and search @@ q ${typeFilter}
+            order by rank desc, id limit ${k}`,
       );
+      if (all.length >= k || words.length < 2) return all;
+      const found = all.map((r) => r.id);
+      const any = await selectRows<{ id: string; rank: number }>(
+        db,
+        sql`select id, ts_rank_cd(search, q) / 10 as rank
+            from (select id, search from entities
+                  where workspace_id = ${workspaceId} and search @@ to_tsquery('english', ${words.join(" | ")})
+                    ${typeFilter} ${found.length ? sql`and id not in ${found}` : sql``}
+                  limit ${KEYWORD_SAMPLE}) m,
+                 to_tsquery('english', ${words.join(" | ")}) q
+            order by rank desc, id limit ${k - all.length}`,
+      );
+      return [...all, ...any];
     },
 
     /** Creates the HNSW index for an embedder if it is missing (a no-op when it exists). */
     async ensureVectorIndex(model: string, dims: number): Promise<void> {
       const name = vectorIndexName(model, dims);
-      await db.execute(
-        sql.raw(
-          `create index if not exists ${name} on entities using hnsw ((embedding::vector(${Math.trunc(dims)})) vector_cosine_ops) where embedding_model = ${quoteLiteral(model)}`,
-        ),
-      );
+      await db.transaction(async (tx) => {
+        // The build is several times faster when the graph fits in maintenance memory.
+        await tx.execute(sql.raw("set local maintenance_work_mem = '512MB'"));
+        await tx.execute(
+          sql.raw(
+            `create index if not exists ${name} on entities using hnsw ((embedding::vector(${Math.trunc(dims)})) vector_cosine_ops) where embedding_model = ${quoteLiteral(model)}`,
+          ),
+        );
+      });
     },
 
     async dropVectorIndex(model: string, dims: number): Promise<void> {
@@ -246,6 +268,11 @@ export function createEntityRepository(db: Db) {
         .from(entities)
         .where(or(isNull(entities.embeddingModel), ne(entities.embeddingModel, model)))
         .limit(limit);
+    },
+
+    async countEmbedded(model: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(entities).where(eq(entities.embeddingModel, model));
+      return Number(row?.n ?? 0);
     },
 
     async countNeedingEmbedding(model: string): Promise<number> {

@@ -14,11 +14,10 @@ export function reciprocalRankFusion(lists: string[][], k = RRF_K): { id: string
     .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }
 
-/** The words of a query as an OR full-text query: a paraphrase rarely shares every word. */
-export function toOrTsquery(query: string): string | undefined {
+/** The distinct words of a query, safe to join into a tsquery (letters and digits only). */
+export function queryWords(query: string): string[] {
   const words = query.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  const unique = [...new Set(words)].slice(0, 32);
-  return unique.length > 0 ? unique.join(" | ") : undefined;
+  return [...new Set(words)].slice(0, 32);
 }
 
 /** The sentence of the body that shares most words with the query, else its opening. */

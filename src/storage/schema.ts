@@ -202,6 +202,5 @@ export const entities = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index("entities_search_idx").using("gin", t.search),
-    index("entities_model_idx").on(t.workspaceId, t.embeddingModel),
   ],
 );

@@ -15,6 +15,8 @@ import { type AuthHooks, actorOf } from "../auth.ts";
 import { errorResponses } from "../error-schemas.ts";
 import { workspaceHeaders } from "./workspace-header.ts";
 
+const ENTITY_BATCH_BODY_LIMIT = 16 * 1024 * 1024;
+
 const entityIdParams = z.object({
   entityId: z.string().regex(ID_PATTERN, "must be 24 hexadecimal characters").describe("Entity id"),
 });
@@ -29,6 +31,8 @@ export const entityRoutes =
       "/v1/entities",
       {
         ...hooks,
+        // A batch of 1000 records with notes easily passes the 1 MiB default of other routes.
+        bodyLimit: ENTITY_BATCH_BODY_LIMIT,
         schema: {
           summary: "Create or update entities (1 to 1000, all or nothing)",
           description:

@@ -18,5 +18,4 @@ CREATE TABLE "entities" (
 ALTER TABLE "entities" ADD CONSTRAINT "entities_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "entities_external_idx" ON "entities" USING btree ("workspace_id","type","external_id");--> statement-breakpoint
 CREATE INDEX "entities_workspace_type_idx" ON "entities" USING btree ("workspace_id","type","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
-CREATE INDEX "entities_search_idx" ON "entities" USING gin ("search");--> statement-breakpoint
-CREATE INDEX "entities_model_idx" ON "entities" USING btree ("workspace_id","embedding_model");
+CREATE INDEX "entities_search_idx" ON "entities" USING gin ("search");
