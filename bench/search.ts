@@ -85,7 +85,12 @@ function writeSyntheticFile(file: string, count: number, seed: number): void {
         .replaceAll("{contact}", `Person ${i}`)
         .replaceAll("{product}", pick(PRODUCTS).name)
         .replaceAll("{competitor}", pick(COMPETITORS));
-      record = { type: "note", externalId: `n${i}`, name: `Notes on ${company}`, body: `${text} Also discussed ${words(10)}.` };
+      record = {
+        type: "note",
+        externalId: `n${i}`,
+        name: `Notes on ${company}`,
+        body: `${text} Also discussed ${words(10)}.`,
+      };
     }
     lines.push(JSON.stringify(record));
     if (lines.length === 1000) out.write(`${lines.splice(0).join("\n")}\n`);

@@ -52,8 +52,8 @@ const safeIdentifier = (text: string) =>
     .replace(/[^a-z0-9]+/gi, "_")
     .toLowerCase()
     .slice(0, 40);
-/** How many any-word matches are ranked at most (see keywordMatches). */
-const KEYWORD_SAMPLE = 2000;
+/** How many matches of a full-text query are ranked at most (see keywordMatches). */
+const KEYWORD_SAMPLE = 1000;
 const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const vectorIndexName = (model: string, dims: number) =>
   `entities_hnsw_${safeIdentifier(model)}_${Math.trunc(dims)}`;
@@ -72,7 +72,12 @@ export function createEntityRepository(db: Db) {
     ): Promise<{ id: string; inserted: boolean }[]> {
       if (rows.length === 0) return [];
       const column = (pick: (r: NewEntityRow) => string | number | null) => pgArrayLiteral(rows.map(pick));
-      return selectRows<{ id: string; inserted: boolean }>(
+      const written = await selectRows<{
+        id: string;
+        type: string;
+        external_id: string | null;
+        inserted: boolean;
+      }>(
         tx,
         sql`insert into entities (id, workspace_id, type, external_id, name, fields, body, embedding, embedding_model, embedding_dims)
             select r.id, ${workspaceId}, r.type, r.external_id, r.name, r.fields::jsonb, r.body,
@@ -87,8 +92,16 @@ export function createEntityRepository(db: Db) {
               name = excluded.name, fields = excluded.fields, body = excluded.body,
               embedding = excluded.embedding, embedding_model = excluded.embedding_model,
               embedding_dims = excluded.embedding_dims, updated_at = now()
-            returning id, (xmax = 0) as inserted`,
+            returning id, type, external_id, (xmax = 0) as inserted`,
       );
+      // RETURNING order is not promised: match each input row by its new id, or, when it
+      // updated an existing entity, by type and externalId.
+      const byKey = new Map(written.map((w) => [w.inserted ? w.id : `${w.type}\u0000${w.external_id}`, w]));
+      return rows.map((r) => {
+        const w = byKey.get(r.id) ?? byKey.get(`${r.type}\u0000${r.externalId}`);
+        if (!w) throw new Error(`upsert returned no row for ${r.type} ${r.externalId ?? r.id}`);
+        return { id: w.id, inserted: w.inserted };
+      });
     },
 
     async existingIds(tx: Db, workspaceId: string, ids: string[]): Promise<Set<string>> {
@@ -177,7 +190,14 @@ export function createEntityRepository(db: Db) {
      * in relaxed order may emit neighbours slightly out of order, so twice as many are taken and
      * sorted again by exact distance.
      */
-    async nearestByIndex(workspaceId: string, model: string, dims: number, query: Float32Array, types: string[] | undefined, k: number) {
+    async nearestByIndex(
+      workspaceId: string,
+      model: string,
+      dims: number,
+      query: Float32Array,
+      types: string[] | undefined,
+      k: number,
+    ) {
       const cast = sql.raw(`vector(${Math.trunc(dims)})`);
       const modelLiteral = sql.raw(quoteLiteral(model)); // literal, so the partial index applies
       const q = vectorLiteral(query);
@@ -209,32 +229,32 @@ export function createEntityRepository(db: Db) {
     },
 
     /**
-     * Full-text matches ranked by weighted cover density (name > fields > body). Entities with
-     * every word come first; the rest of the list is filled from entities with any word, ranked
-     * within a bounded sample of them, so a query of common words cannot rank half the workspace.
+     * Full-text matches, weighted name > fields > body. Entities with every word come first, then
+     * entities with any word. Each list is ranked within a bounded sample of its matches, so a
+     * query of common words costs the same in a workspace of a thousand entities or a million.
      */
     async keywordMatches(workspaceId: string, words: string[], types: string[] | undefined, k: number) {
       const typeFilter = types ? sql`and type in ${types}` : sql``;
-      const all = await selectRows<{ id: string; rank: number }>(
-        db,
-        sql`select id, ts_rank_cd(search, q) as rank
-            from entities, to_tsquery('english', ${words.join(" & ")}) q
-            where workspace_id = ${workspaceId} and search @@ q ${typeFilter}
-            order by rank desc, id limit ${k}`,
+      const ranked = (tsquery: string, exclude: string[], limit: number, weight: number) =>
+        selectRows<{ id: string; rank: number }>(
+          db,
+          sql`select id, ts_rank(search, q) * ${weight} as rank
+              from (select id, search from entities
+                    where workspace_id = ${workspaceId} and search @@ to_tsquery('english', ${tsquery})
+                      ${typeFilter} ${exclude.length ? sql`and id not in ${exclude}` : sql``}
+                    limit ${KEYWORD_SAMPLE}) m,
+                   to_tsquery('english', ${tsquery}) q
+              order by rank desc, id limit ${limit}`,
+        );
+      const every = await ranked(words.join(" & "), [], k, 1);
+      if (every.length >= k || words.length < 2) return every;
+      const any = await ranked(
+        words.join(" | "),
+        every.map((r) => r.id),
+        k - every.length,
+        0.1,
       );
-      if (all.length >= k || words.length < 2) return all;
-      const found = all.map((r) => r.id);
-      const any = await selectRows<{ id: string; rank: number }>(
-        db,
-        sql`select id, ts_rank_cd(search, q) / 10 as rank
-            from (select id, search from entities
-                  where workspace_id = ${workspaceId} and search @@ to_tsquery('english', ${words.join(" | ")})
-                    ${typeFilter} ${found.length ? sql`and id not in ${found}` : sql``}
-                  limit ${KEYWORD_SAMPLE}) m,
-                 to_tsquery('english', ${words.join(" | ")}) q
-            order by rank desc, id limit ${k - all.length}`,
-      );
-      return [...all, ...any];
+      return [...every, ...any];
     },
 
     /** Creates the HNSW index for an embedder if it is missing (a no-op when it exists). */

@@ -76,7 +76,8 @@ export function createEntityService(deps: {
      * than a fifth of what is indexed.
      */
     async bulkLoad<T>(rows: number, load: () => Promise<T>): Promise<T> {
-      if (!deps.vectorIndex || rows < 1000 || rows < (await repo.countEmbedded(embedder.model)) / 5) return load();
+      if (!deps.vectorIndex || rows < 1000 || rows < (await repo.countEmbedded(embedder.model)) / 5)
+        return load();
       await repo.dropVectorIndex(embedder.model, embedder.dims);
       try {
         return await load();
@@ -154,7 +155,9 @@ export function createEntityService(deps: {
       const words = queryWords(query);
       const [semantic, keyword] = await Promise.all([
         mode === "keyword" ? [] : semanticIds(actor.workspaceId, query, types, k),
-        mode === "semantic" || words.length === 0 ? [] : repo.keywordMatches(actor.workspaceId, words, types, k),
+        mode === "semantic" || words.length === 0
+          ? []
+          : repo.keywordMatches(actor.workspaceId, words, types, k),
       ]);
       const ranked =
         mode === "semantic"

@@ -12,13 +12,21 @@ describe("fusion", () => {
   });
 
   it("keeps only the distinct words of a query, safe for a tsquery", () => {
-    expect(queryWords("Customers' churn & risk: 2026! churn")).toEqual(["customers", "churn", "risk", "2026"]);
+    expect(queryWords("Customers' churn & risk: 2026! churn")).toEqual([
+      "customers",
+      "churn",
+      "risk",
+      "2026",
+    ]);
     expect(queryWords("!!! ???")).toEqual([]);
   });
 
   it("picks the sentence that shares most words with the query", () => {
-    const body = "Kickoff went well. They are considering cancelling the contract at renewal. Lunch next week.";
-    expect(snippetFor(body, "cancelling contract")).toBe("They are considering cancelling the contract at renewal.");
+    const body =
+      "Kickoff went well. They are considering cancelling the contract at renewal. Lunch next week.";
+    expect(snippetFor(body, "cancelling contract")).toBe(
+      "They are considering cancelling the contract at renewal.",
+    );
     expect(snippetFor(body, "zebra")).toBe("Kickoff went well.");
     expect(snippetFor("x".repeat(500), "x").length).toBe(200);
   });

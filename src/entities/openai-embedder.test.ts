@@ -24,8 +24,12 @@ describe("OpenAI-compatible embedder", () => {
           return;
         }
         // Deterministic 3-d vectors from the text; answered out of order, as the API allows.
-        const data = parsed.input.map((text, index) => ({ index, embedding: [text.length, 1, text.includes("a") ? 1 : 0] })).reverse();
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data, model: parsed.model }));
+        const data = parsed.input
+          .map((text, index) => ({ index, embedding: [text.length, 1, text.includes("a") ? 1 : 0] }))
+          .reverse();
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ data, model: parsed.model }));
       });
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -53,6 +57,8 @@ describe("OpenAI-compatible embedder", () => {
     const embedder = await createOpenAiEmbedder({ baseUrl, model: "m" });
     failNext = true;
     await expect(embedder.embed(["hello"])).rejects.toMatchObject({ code: "upstream_unavailable" });
-    await expect(createOpenAiEmbedder({ baseUrl: "http://127.0.0.1:9/v1", model: "m" })).rejects.toBeInstanceOf(AppError);
+    await expect(
+      createOpenAiEmbedder({ baseUrl: "http://127.0.0.1:9/v1", model: "m" }),
+    ).rejects.toBeInstanceOf(AppError);
   });
 });
