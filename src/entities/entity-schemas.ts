@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ID_PATTERN } from "../ids.ts";
+import { paginationSchema } from "../pagination.ts";
 
 // Shapes shared by REST, MCP, the importer and jobs.
 
@@ -100,20 +101,7 @@ export const entitySchema = z
   .meta({ id: "Entity" });
 export type Entity = z.output<typeof entitySchema>;
 
-export const entityListQuerySchema = z.object({
-  type: entityTypeSchema.optional(),
-  limit: z.coerce
-    .number({ message: "must be a whole number" })
-    .int("must be a whole number")
-    .min(1)
-    .max(100)
-    .default(20),
-  offset: z.coerce
-    .number({ message: "must be a whole number" })
-    .int("must be a whole number")
-    .min(0)
-    .default(0),
-});
+export const entityListQuerySchema = paginationSchema.extend({ type: entityTypeSchema.optional() });
 
 export const entityListSchema = z
   .object({ items: z.array(entitySchema), total: z.int() })

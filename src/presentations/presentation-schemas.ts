@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ID_PATTERN } from "../ids.ts";
+import { paginationSchema } from "../pagination.ts";
 import { presentationStatuses } from "../storage/schema.ts";
 
 // Shapes shared by REST, MCP and jobs. Field names and types follow the API spec (§2).
@@ -10,21 +11,7 @@ export const presentationIdSchema = z
   .transform((id) => id.toLowerCase())
   .describe("Presentation id: 24 hexadecimal characters, matched case-insensitively");
 
-export const listQuerySchema = z.object({
-  limit: z.coerce
-    .number({ message: "must be a whole number" })
-    .int("must be a whole number")
-    .min(1, "must be at least 1")
-    .max(100, "must be at most 100")
-    .default(20)
-    .describe("Maximum number of results, 1 to 100"),
-  offset: z.coerce
-    .number({ message: "must be a whole number" })
-    .int("must be a whole number")
-    .min(0, "must be 0 or more")
-    .default(0)
-    .describe("Number of results to skip"),
-});
+export const listQuerySchema = paginationSchema;
 export type ListQuery = z.output<typeof listQuerySchema>;
 
 export const presentationStatusSchema = z
