@@ -44,8 +44,8 @@ describe("slide geometry", () => {
         placeholders: {
           title: "Many points",
           body: Array.from(
-            { length: 60 },
-            (_, i) => `Point ${i + 1}: a long sentence about renewal risk, support plans and pricing`,
+            { length: 40 },
+            (_, i) => `Point ${i + 1}: a sentence about renewal risk, support plans and pricing`,
           ).join("\n"),
         },
       },
