@@ -10,6 +10,7 @@ import { fitText } from "./text-fit.ts";
 
 export const SLIDE = { width: 960, height: 540 } as const;
 const MARGIN = 48;
+const FIT_SLACK = 0.92;
 const CONTENT_TOP = 120;
 const CONTENT = {
   x: MARGIN,
@@ -88,10 +89,12 @@ function text(
   const lineHeight = 1.2;
   const paragraphGap = o.bullets ? 0.45 : 0.2;
   const indent = o.bullets ? 1.1 : 0;
+  // Fit into slightly less than the box: a viewer without the theme's fonts substitutes others,
+  // which are often a few percent wider.
   const fit = fitText({
     paragraphs,
     metrics: fontMetrics(family, weight),
-    width: box.w,
+    width: box.w * FIT_SLACK,
     height: box.h,
     maxSize: o.max,
     minSize: o.min,
@@ -211,7 +214,7 @@ function peopleCards(ctx: Ctx, people: Person[]): Element[] {
   const rows = Math.ceil(shown.length / columns);
   const gap = 20;
   const w = (CONTENT.w - gap * (columns - 1)) / columns;
-  const h = (CONTENT.h - gap * (rows - 1)) / rows;
+  const h = Math.min(200, (CONTENT.h - gap * (rows - 1)) / rows); // cards, not columns
   return shown.flatMap((p, i) => {
     const x = CONTENT.x + (i % columns) * (w + gap);
     const y = CONTENT.y + Math.floor(i / columns) * (h + gap);

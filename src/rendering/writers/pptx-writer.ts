@@ -81,7 +81,7 @@ function addTable(slide: Slide, e: TableElement): void {
       fontFace: e.font.family,
       fontSize: e.font.size,
       valign: "middle",
-      margin: [0, inch(6) * 72, 0, inch(6) * 72],
+      margin: [0, 0.08, 0, 0.08], // inches, for table cells
       border: { type: "solid", pt: 0.5, color: "D0D5DD" },
     },
   );
