@@ -501,3 +501,42 @@ export function layoutSlide(slide: ParsedSlide, theme: Theme): SlideGeometry {
     warnings: ctx.warnings,
   };
 }
+
+export type PlacedLine = { text: string; x: number; y: number; width: number; bullet: boolean };
+
+/**
+ * Where each line of a text element goes: the top-left of its line box, after vertical alignment.
+ * The PDF and HTML writers draw exactly these; PPTX hands the paragraphs to PowerPoint.
+ */
+export function placeLines(e: TextElement): PlacedLine[] {
+  const { size } = e.font;
+  const lineStep = size * e.lineHeight;
+  const lines = e.paragraphs.reduce((n, p) => n + p.length, 0);
+  const height = lines * lineStep + Math.max(0, e.paragraphs.length - 1) * e.paragraphGap * size;
+  const offset =
+    e.valign === "middle" ? (e.box.h - height) / 2 : e.valign === "bottom" ? e.box.h - height : 0;
+  const indent = e.bullets ? size * 1.1 : 0;
+  const placed: PlacedLine[] = [];
+  let y = e.box.y + Math.max(0, offset);
+  e.paragraphs.forEach((paragraph, p) => {
+    if (p > 0) y += e.paragraphGap * size;
+    paragraph.forEach((text, i) => {
+      placed.push({ text, x: e.box.x + indent, y, width: e.box.w - indent, bullet: e.bullets && i === 0 });
+      y += lineStep;
+    });
+  });
+  return placed;
+}
+
+/** Round tick values for a chart's value axis, from zero (or the minimum, if negative). */
+export function axisTicks(values: number[], count = 5): number[] {
+  const max = Math.max(0, ...values);
+  const min = Math.min(0, ...values);
+  const raw = (max - min) / count || 1;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = ([1, 2, 2.5, 5, 10].find((m) => m * magnitude >= raw) ?? 10) * magnitude;
+  const ticks: number[] = [];
+  for (let t = Math.floor(min / step) * step; t <= max + step * 0.999; t += step)
+    ticks.push(Math.round(t * 1e6) / 1e6);
+  return ticks;
+}

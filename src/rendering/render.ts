@@ -3,6 +3,7 @@ import { DEFAULT_THEME_ID, type Theme } from "../catalog/themes.ts";
 import type { DiscussionTopic, PresentationDetail } from "../presentations/presentation-schemas.ts";
 import { layoutSlide, type SlideGeometry } from "./geometry.ts";
 import { parseSlides } from "./layouts.ts";
+import { writePdf } from "./writers/pdf-writer.ts";
 import { writePptx } from "./writers/pptx-writer.ts";
 
 // From a deck in the API's PresentationDetail shape to geometry, then to each format.
@@ -33,4 +34,24 @@ export async function renderPptx(deck: RenderableDeck): Promise<Buffer> {
     ? `Discussion topics\n\n${topicsText(deck.discussionTopics)}`
     : undefined;
   return writePptx({ name: deck.name, slides: deckGeometry(deck), notes: topics });
+}
+
+/**
+ * A PDF has no speaker notes, so discussion topics get a page of their own at the end, laid out
+ * like any bullets slide.
+ */
+export async function renderPdf(deck: RenderableDeck): Promise<Buffer> {
+  const slides = deckGeometry(deck);
+  if (deck.discussionTopics.length > 0) {
+    const items = deck.discussionTopics.map((t) => `${t.topic}: ${t.details}`).join("\n");
+    const [topics] = parseSlides([
+      {
+        index: slides.length,
+        layoutName: "bullets",
+        placeholders: { title: "Discussion topics", body: items.slice(0, 4000) },
+      },
+    ]);
+    if (topics) slides.push(layoutSlide(topics, themeOf(deck)));
+  }
+  return writePdf({ name: deck.name, slides });
 }

@@ -1,0 +1,150 @@
+import PDFDocument from "pdfkit";
+import { fontFamilies, fontPath } from "../fonts.ts";
+import {
+  axisTicks,
+  type ChartElement,
+  placeLines,
+  type RectElement,
+  SLIDE,
+  type SlideGeometry,
+  type TableElement,
+  type TextElement,
+} from "../geometry.ts";
+
+// Writes the geometry as a vector PDF: real text in embedded subsets of the theme's TTF fonts,
+// shapes and charts as paths. One page per slide, the page the size of the slide.
+
+const hex = (c: string) => `#${c}`;
+const fontName = (family: string, weight: string) => `${family}-${weight}`;
+
+function drawText(doc: PDFKit.PDFDocument, e: TextElement): void {
+  doc.font(fontName(e.font.family, e.font.weight)).fontSize(e.font.size).fillColor(hex(e.font.color));
+  for (const line of placeLines(e)) {
+    if (line.bullet) doc.text("•", line.x - e.font.size * 1.1, line.y, { lineBreak: false });
+    doc.text(line.text, line.x, line.y, { width: line.width, align: e.align, lineBreak: false });
+  }
+}
+
+function drawRect(doc: PDFKit.PDFDocument, e: RectElement): void {
+  const { x, y, w, h } = e.box;
+  (e.radius > 0 ? doc.roundedRect(x, y, w, h, e.radius) : doc.rect(x, y, w, h)).fill(hex(e.fill));
+}
+
+function drawTable(doc: PDFKit.PDFDocument, e: TableElement): void {
+  const rows = [e.header, ...e.rows];
+  const pad = 6;
+  rows.forEach((row, r) => {
+    const y = e.box.y + r * e.rowHeight;
+    const fill = r === 0 ? e.headerFill : r % 2 === 0 ? e.stripeFill : "FFFFFF";
+    doc.rect(e.box.x, y, e.box.w, e.rowHeight).fill(hex(fill));
+    let x = e.box.x;
+    row.forEach((cell, c) => {
+      const w = e.columnWidths[c] as number;
+      doc
+        .font(fontName(e.font.family, r === 0 ? "bold" : "regular"))
+        .fontSize(e.font.size)
+        .fillColor(hex(r === 0 ? e.headerColor : e.font.color))
+        .text(cell, x + pad, y + (e.rowHeight - e.font.size * 1.2) / 2, {
+          width: w - 2 * pad,
+          lineBreak: false,
+          ellipsis: true,
+        });
+      x += w;
+    });
+  });
+  doc
+    .lineWidth(0.5)
+    .strokeColor("#D0D5DD")
+    .rect(e.box.x, e.box.y, e.box.w, rows.length * e.rowHeight)
+    .stroke();
+}
+
+function drawChart(doc: PDFKit.PDFDocument, e: ChartElement): void {
+  const ticks = axisTicks(e.points.map((p) => p.value));
+  const min = ticks[0] as number;
+  const max = ticks[ticks.length - 1] as number;
+  const labelWidth = 64;
+  const plot = { x: e.box.x + labelWidth, y: e.box.y + 16, w: e.box.w - labelWidth, h: e.box.h - 48 };
+  const yOf = (v: number) => plot.y + plot.h - ((v - min) / (max - min || 1)) * plot.h;
+  doc.font(fontName(e.font.family, "regular")).fontSize(e.font.size).fillColor(hex(e.axisColor));
+  for (const t of ticks) {
+    doc
+      .lineWidth(0.5)
+      .strokeColor("#D0D5DD")
+      .moveTo(plot.x, yOf(t))
+      .lineTo(plot.x + plot.w, yOf(t))
+      .stroke();
+    doc.fillColor(hex(e.axisColor)).text(t.toLocaleString("en-US"), e.box.x, yOf(t) - e.font.size * 0.6, {
+      width: labelWidth - 8,
+      align: "right",
+      lineBreak: false,
+    });
+  }
+  const slot = plot.w / e.points.length;
+  const centers = e.points.map((_, i) => plot.x + slot * i + slot / 2);
+  e.points.forEach((p, i) => {
+    const cx = centers[i] as number;
+    doc.fillColor(hex(e.axisColor)).text(p.label, cx - slot / 2, plot.y + plot.h + 8, {
+      width: slot,
+      align: "center",
+      lineBreak: false,
+      ellipsis: true,
+    });
+  });
+  if (e.chart === "bar") {
+    const barWidth = slot * 0.55;
+    e.points.forEach((p, i) => {
+      const cx = centers[i] as number;
+      const top = yOf(Math.max(0, p.value));
+      const bottom = yOf(Math.min(0, p.value));
+      doc.rect(cx - barWidth / 2, top, barWidth, Math.max(0.5, bottom - top)).fill(hex(e.color));
+      doc.fillColor(hex(e.font.color)).text(p.display, cx - slot / 2, top - e.font.size * 1.4, {
+        width: slot,
+        align: "center",
+        lineBreak: false,
+      });
+    });
+  } else {
+    doc.lineWidth(3).strokeColor(hex(e.color));
+    e.points.forEach((p, i) =>
+      i === 0
+        ? doc.moveTo(centers[i] as number, yOf(p.value))
+        : doc.lineTo(centers[i] as number, yOf(p.value)),
+    );
+    doc.stroke();
+    e.points.forEach((p, i) => doc.circle(centers[i] as number, yOf(p.value), 4.5).fill(hex(e.color)));
+  }
+}
+
+export type PdfDeck = { name: string; author?: string; slides: SlideGeometry[]; topics?: string };
+
+export function writePdf(deck: PdfDeck): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: [SLIDE.width, SLIDE.height],
+    margin: 0,
+    autoFirstPage: false,
+    info: { Title: deck.name, Author: deck.author ?? "Decksmith", Creator: "Decksmith" },
+  });
+  for (const family of fontFamilies) {
+    doc.registerFont(fontName(family, "regular"), fontPath(family, "regular"));
+    doc.registerFont(fontName(family, "bold"), fontPath(family, "bold"));
+  }
+  const chunks: Buffer[] = [];
+  doc.on("data", (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+  for (const g of deck.slides) {
+    doc.addPage();
+    doc.rect(0, 0, SLIDE.width, SLIDE.height).fill(hex(g.background));
+    for (const e of g.elements) {
+      if (e.kind === "text") drawText(doc, e);
+      else if (e.kind === "rect") drawRect(doc, e);
+      else if (e.kind === "table") drawTable(doc, e);
+      else drawChart(doc, e);
+    }
+  }
+  doc.end();
+  return done;
+}
