@@ -106,13 +106,14 @@ function drawChart(doc: PDFKit.PDFDocument, e: ChartElement): void {
     });
   } else {
     doc.lineWidth(3).strokeColor(hex(e.color));
-    e.points.forEach((p, i) =>
-      i === 0
-        ? doc.moveTo(centers[i] as number, yOf(p.value))
-        : doc.lineTo(centers[i] as number, yOf(p.value)),
-    );
+    for (const [i, p] of e.points.entries()) {
+      const x = centers[i] as number;
+      if (i === 0) doc.moveTo(x, yOf(p.value));
+      else doc.lineTo(x, yOf(p.value));
+    }
     doc.stroke();
-    e.points.forEach((p, i) => doc.circle(centers[i] as number, yOf(p.value), 4.5).fill(hex(e.color)));
+    for (const [i, p] of e.points.entries())
+      doc.circle(centers[i] as number, yOf(p.value), 4.5).fill(hex(e.color));
   }
 }
 
