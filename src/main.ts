@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { registerAdminCommands } from "./cli/admin-commands.ts";
 import { registerEntityCommands } from "./cli/entity-commands.ts";
+import { registerRenderCommand } from "./cli/render-command.ts";
 import { registerServe } from "./cli/serve.ts";
 
 const program = new Command()
@@ -12,5 +13,6 @@ const program = new Command()
 registerServe(program);
 registerAdminCommands(program);
 registerEntityCommands(program);
+registerRenderCommand(program);
 
 await program.parseAsync(process.argv);

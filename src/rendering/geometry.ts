@@ -540,3 +540,39 @@ export function axisTicks(values: number[], count = 5): number[] {
     ticks.push(Math.round(t * 1e6) / 1e6);
   return ticks;
 }
+
+export type ChartLayout = {
+  ticks: { value: number; label: string; y: number }[];
+  plot: Box;
+  labelWidth: number;
+  /** Per point: its category label's box, and its bar or marker. */
+  points: { label: Box & { text: string }; value: { x: number; y: number; text: string }; bar: Box }[];
+};
+
+/** Axis, bars and markers of a chart element, shared by the PDF and HTML writers. */
+export function chartLayout(e: ChartElement): ChartLayout {
+  const values = e.points.map((p) => p.value);
+  const tickValues = axisTicks(values);
+  const min = tickValues[0] as number;
+  const max = tickValues[tickValues.length - 1] as number;
+  const labelWidth = 64;
+  const plot = { x: e.box.x + labelWidth, y: e.box.y + 16, w: e.box.w - labelWidth, h: e.box.h - 48 };
+  const yOf = (v: number) => plot.y + plot.h - ((v - min) / (max - min || 1)) * plot.h;
+  const slot = plot.w / e.points.length;
+  const barWidth = slot * 0.55;
+  return {
+    plot,
+    labelWidth,
+    ticks: tickValues.map((value) => ({ value, label: value.toLocaleString("en-US"), y: yOf(value) })),
+    points: e.points.map((p, i) => {
+      const cx = plot.x + slot * i + slot / 2;
+      const top = yOf(Math.max(0, p.value));
+      const bottom = yOf(Math.min(0, p.value));
+      return {
+        label: { x: cx - slot / 2, y: plot.y + plot.h + 8, w: slot, h: e.font.size * 1.4, text: p.label },
+        value: { x: cx, y: yOf(p.value), text: p.display },
+        bar: { x: cx - barWidth / 2, y: top, w: barWidth, h: Math.max(0.5, bottom - top) },
+      };
+    }),
+  };
+}

@@ -3,6 +3,7 @@ import { DEFAULT_THEME_ID, type Theme } from "../catalog/themes.ts";
 import type { DiscussionTopic, PresentationDetail } from "../presentations/presentation-schemas.ts";
 import { layoutSlide, type SlideGeometry } from "./geometry.ts";
 import { parseSlides } from "./layouts.ts";
+import { writeHtml } from "./writers/html-writer.ts";
 import { writePdf } from "./writers/pdf-writer.ts";
 import { writePptx } from "./writers/pptx-writer.ts";
 
@@ -54,4 +55,9 @@ export async function renderPdf(deck: RenderableDeck): Promise<Buffer> {
     if (topics) slides.push(layoutSlide(topics, themeOf(deck)));
   }
   return writePdf({ name: deck.name, slides });
+}
+
+/** A standalone HTML file of the deck (fonts embedded). */
+export function renderHtml(deck: RenderableDeck): string {
+  return writeHtml({ name: deck.name, slides: deckGeometry(deck) });
 }

@@ -1,8 +1,8 @@
 import PDFDocument from "pdfkit";
 import { fontFamilies, fontPath } from "../fonts.ts";
 import {
-  axisTicks,
   type ChartElement,
+  chartLayout,
   placeLines,
   type RectElement,
   SLIDE,
@@ -60,60 +60,46 @@ function drawTable(doc: PDFKit.PDFDocument, e: TableElement): void {
 }
 
 function drawChart(doc: PDFKit.PDFDocument, e: ChartElement): void {
-  const ticks = axisTicks(e.points.map((p) => p.value));
-  const min = ticks[0] as number;
-  const max = ticks[ticks.length - 1] as number;
-  const labelWidth = 64;
-  const plot = { x: e.box.x + labelWidth, y: e.box.y + 16, w: e.box.w - labelWidth, h: e.box.h - 48 };
-  const yOf = (v: number) => plot.y + plot.h - ((v - min) / (max - min || 1)) * plot.h;
-  doc.font(fontName(e.font.family, "regular")).fontSize(e.font.size).fillColor(hex(e.axisColor));
-  for (const t of ticks) {
+  const c = chartLayout(e);
+  doc.font(fontName(e.font.family, "regular")).fontSize(e.font.size);
+  for (const t of c.ticks) {
     doc
       .lineWidth(0.5)
       .strokeColor("#D0D5DD")
-      .moveTo(plot.x, yOf(t))
-      .lineTo(plot.x + plot.w, yOf(t))
+      .moveTo(c.plot.x, t.y)
+      .lineTo(c.plot.x + c.plot.w, t.y)
       .stroke();
-    doc.fillColor(hex(e.axisColor)).text(t.toLocaleString("en-US"), e.box.x, yOf(t) - e.font.size * 0.6, {
-      width: labelWidth - 8,
+    doc.fillColor(hex(e.axisColor)).text(t.label, e.box.x, t.y - e.font.size * 0.6, {
+      width: c.labelWidth - 8,
       align: "right",
       lineBreak: false,
     });
   }
-  const slot = plot.w / e.points.length;
-  const centers = e.points.map((_, i) => plot.x + slot * i + slot / 2);
-  e.points.forEach((p, i) => {
-    const cx = centers[i] as number;
-    doc.fillColor(hex(e.axisColor)).text(p.label, cx - slot / 2, plot.y + plot.h + 8, {
-      width: slot,
+  for (const p of c.points) {
+    doc.fillColor(hex(e.axisColor)).text(p.label.text, p.label.x, p.label.y, {
+      width: p.label.w,
       align: "center",
       lineBreak: false,
       ellipsis: true,
     });
-  });
+  }
   if (e.chart === "bar") {
-    const barWidth = slot * 0.55;
-    e.points.forEach((p, i) => {
-      const cx = centers[i] as number;
-      const top = yOf(Math.max(0, p.value));
-      const bottom = yOf(Math.min(0, p.value));
-      doc.rect(cx - barWidth / 2, top, barWidth, Math.max(0.5, bottom - top)).fill(hex(e.color));
-      doc.fillColor(hex(e.font.color)).text(p.display, cx - slot / 2, top - e.font.size * 1.4, {
-        width: slot,
+    for (const p of c.points) {
+      doc.rect(p.bar.x, p.bar.y, p.bar.w, p.bar.h).fill(hex(e.color));
+      doc.fillColor(hex(e.font.color)).text(p.value.text, p.label.x, p.bar.y - e.font.size * 1.4, {
+        width: p.label.w,
         align: "center",
         lineBreak: false,
       });
-    });
+    }
   } else {
     doc.lineWidth(3).strokeColor(hex(e.color));
-    for (const [i, p] of e.points.entries()) {
-      const x = centers[i] as number;
-      if (i === 0) doc.moveTo(x, yOf(p.value));
-      else doc.lineTo(x, yOf(p.value));
+    for (const [i, p] of c.points.entries()) {
+      if (i === 0) doc.moveTo(p.value.x, p.value.y);
+      else doc.lineTo(p.value.x, p.value.y);
     }
     doc.stroke();
-    for (const [i, p] of e.points.entries())
-      doc.circle(centers[i] as number, yOf(p.value), 4.5).fill(hex(e.color));
+    for (const p of c.points) doc.circle(p.value.x, p.value.y, 4.5).fill(hex(e.color));
   }
 }
 
