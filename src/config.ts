@@ -19,6 +19,7 @@ const envSchema = z.object({
   EMBEDDINGS_MODEL: z.string().min(1).optional(),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   EMBEDDINGS_CACHE_DIR: z.string().min(1).optional(),
+  SIGNING_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -38,6 +39,8 @@ export type Config = {
   /** Requests per minute per API key (or per client address without one); 0 turns limiting off. */
   rateLimitPerMinute: number;
   sessionTtlMs: number;
+  /** Signs download links; generated into DATA_DIR when unset. */
+  signingSecret?: string;
   embeddings:
     | { provider: "builtin"; cacheDir: string }
     | { provider: "openai-compatible"; baseUrl: string; model: string; apiKey?: string };
@@ -70,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    signingSecret: e.SIGNING_SECRET,
     embeddings:
       e.EMBEDDINGS_PROVIDER === "openai-compatible"
         ? {

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { createApiKeyService } from "./auth/api-key-service.ts";
 import { createSessionService } from "./auth/session-service.ts";
 import { createUserService } from "./auth/user-service.ts";
@@ -8,6 +9,9 @@ import { createEntityRepository } from "./entities/entity-repository.ts";
 import { createEntityService } from "./entities/entity-service.ts";
 import { createPresentationRepository } from "./presentations/presentation-repository.ts";
 import { createPresentationService } from "./presentations/presentation-service.ts";
+import { createDownloadSigner, loadSigningSecret } from "./rendering/download-signer.ts";
+import { createExportService } from "./rendering/export-service.ts";
+import { createFileBlobStore } from "./storage/blobs.ts";
 import { type Database, databaseOptionsFrom, openDatabase } from "./storage/db.ts";
 import { createReadCache } from "./storage/read-cache.ts";
 import { createWorkspaceService } from "./workspaces/workspace-service.ts";
@@ -17,7 +21,7 @@ import { createWorkspaceService } from "./workspaces/workspace-service.ts";
 
 export type Container = ReturnType<typeof wire> & { config: Config; database: Database };
 
-function wire(config: Config, database: Database, embedder: Embedder) {
+function wire(config: Config, database: Database, embedder: Embedder, now: () => number) {
   const { db } = database;
   // Reads are cached only where this process owns the database (see read-cache.ts).
   const exclusive = database.kind === "pglite";
@@ -26,13 +30,20 @@ function wire(config: Config, database: Database, embedder: Embedder) {
     db,
     createReadCache({ enabled: exclusive, maxEntries: 2_000 }),
   );
+  const presentations = createPresentationService({ presentations: presentationRepository });
   return {
     users: createUserService({ db }),
     apiKeys: createApiKeyService({ db, cache: createReadCache({ enabled: exclusive }) }),
     sessions: createSessionService({ db, ttlMs: config.sessionTtlMs }),
     workspaces: createWorkspaceService({ db, cache: createReadCache({ enabled: exclusive }) }),
     presentationRepository,
-    presentations: createPresentationService({ presentations: presentationRepository }),
+    presentations,
+    exports: createExportService({
+      presentations,
+      blobs: createFileBlobStore(path.join(config.storage.dataDir, "blobs")),
+      signer: createDownloadSigner(loadSigningSecret(config.storage.dataDir, config.signingSecret), now),
+      publicUrl: config.http.publicUrl,
+    }),
     entityRepository,
     entities: createEntityService({
       db,
@@ -47,14 +58,14 @@ function wire(config: Config, database: Database, embedder: Embedder) {
 export async function createContainer(
   config: Config,
   database?: Database,
-  options: { embedder?: Embedder; log?: (line: string) => void } = {},
+  options: { embedder?: Embedder; log?: (line: string) => void; now?: () => number } = {},
 ): Promise<Container> {
   const db = database ?? (await openDatabase(databaseOptionsFrom(config.storage)));
   try {
     await db.migrate();
     const embedder = options.embedder ?? (await createEmbedder(config.embeddings, options.log));
     if (db.vector) await createEntityRepository(db.db).ensureVectorIndex(embedder.model, embedder.dims);
-    return { config, database: db, ...wire(config, db, embedder) };
+    return { config, database: db, ...wire(config, db, embedder, options.now ?? Date.now) };
   } catch (err) {
     await db.close();
     throw err;

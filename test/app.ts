@@ -14,6 +14,7 @@ export type TestApp = { app: FastifyInstance; c: Container; close: () => Promise
 export async function createTestApp(
   env: Record<string, string> = {},
   beforeReady?: (app: FastifyInstance) => void,
+  options: { now?: () => number } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-test-"));
   const config = loadConfig({
@@ -23,7 +24,7 @@ export async function createTestApp(
     EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR,
     ...env,
   });
-  const c = await createContainer(config, await openTestDatabase());
+  const c = await createContainer(config, await openTestDatabase(), options);
   const app = await buildServer(c);
   beforeReady?.(app);
   await app.ready();

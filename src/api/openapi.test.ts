@@ -43,6 +43,8 @@ describe.skipIf(engineUnavailable)("OpenAPI document", () => {
         "GET /v1/entities/{entityId}",
         "DELETE /v1/entities/{entityId}",
         "POST /v1/entities/search",
+        "POST /v1/presentations/{presentationId}/export",
+        "GET /downloads",
       ].sort(),
     );
   });

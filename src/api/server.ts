@@ -18,6 +18,7 @@ import { bearerToken, createAuthHooks } from "./auth.ts";
 import { installErrorHandling, RoutePatterns } from "./error-handler.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { entityRoutes } from "./routes/entities.ts";
+import { exportRoutes } from "./routes/exports.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { presentationRoutes } from "./routes/presentations.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
@@ -100,6 +101,7 @@ export async function buildServer(c: Container, options: ServerOptions = {}): Pr
   await app.register(catalogRoutes({ auth }));
   await app.register(presentationRoutes({ auth, presentations: c.presentations }));
   await app.register(entityRoutes({ auth, entities: c.entities }));
+  await app.register(exportRoutes({ auth, exports: c.exports }));
   await app.register(webRoutes(c));
 
   app.get("/openapi.json", { schema: { hide: true }, config: { rateLimit: false } }, async () =>
