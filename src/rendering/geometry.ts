@@ -576,3 +576,10 @@ export function chartLayout(e: ChartElement): ChartLayout {
     }),
   };
 }
+
+/** The font families a deck's geometry uses (what a writer must embed or serve). */
+export function usedFamilies(slides: SlideGeometry[]): Set<FontFamily> {
+  const families = new Set<FontFamily>();
+  for (const g of slides) for (const e of g.elements) if ("font" in e) families.add(e.font.family);
+  return families;
+}

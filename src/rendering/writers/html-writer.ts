@@ -11,6 +11,7 @@ import {
   type SlideGeometry,
   type TableElement,
   type TextElement,
+  usedFamilies,
 } from "../geometry.ts";
 
 // Writes the geometry as HTML: each slide a 960 × 540 box of absolutely placed lines, shapes, a
@@ -105,12 +106,6 @@ export function slideCss(families: Iterable<FontFamily>, source: FontSource): st
 .slide .t{position:absolute;border-collapse:collapse;table-layout:fixed}
 .slide .t th,.slide .t td{padding:0 6px;text-align:left;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;border:0.5px solid #D0D5DD}
 .slide .c{position:absolute;left:0;top:0;width:${SLIDE.width}px;height:${SLIDE.height}px}`;
-}
-
-export function usedFamilies(slides: SlideGeometry[]): Set<FontFamily> {
-  const families = new Set<FontFamily>();
-  for (const g of slides) for (const e of g.elements) if ("font" in e) families.add(e.font.family);
-  return families;
 }
 
 /** A standalone HTML document: every slide, one under the other, fonts embedded. */

@@ -1,5 +1,6 @@
+import fs from "node:fs";
 import PDFDocument from "pdfkit";
-import { fontFamilies, fontPath } from "../fonts.ts";
+import { type FontFamily, type FontWeight, fontPath } from "../fonts.ts";
 import {
   type ChartElement,
   chartLayout,
@@ -9,12 +10,23 @@ import {
   type SlideGeometry,
   type TableElement,
   type TextElement,
+  usedFamilies,
 } from "../geometry.ts";
 
 // Writes the geometry as a vector PDF: real text in embedded subsets of the theme's TTF fonts,
 // shapes and charts as paths. One page per slide, the page the size of the slide.
 
 const hex = (c: string) => `#${c}`;
+const fontCache = new Map<string, Buffer>();
+function fontBytes(family: FontFamily, weight: FontWeight): Buffer {
+  const key = fontName(family, weight);
+  let bytes = fontCache.get(key);
+  if (!bytes) {
+    bytes = fs.readFileSync(fontPath(family, weight));
+    fontCache.set(key, bytes);
+  }
+  return bytes;
+}
 const fontName = (family: string, weight: string) => `${family}-${weight}`;
 
 function drawText(doc: PDFKit.PDFDocument, e: TextElement): void {
@@ -112,9 +124,10 @@ export function writePdf(deck: PdfDeck): Promise<Buffer> {
     autoFirstPage: false,
     info: { Title: deck.name, Author: deck.author ?? "Decksmith", Creator: "Decksmith" },
   });
-  for (const family of fontFamilies) {
-    doc.registerFont(fontName(family, "regular"), fontPath(family, "regular"));
-    doc.registerFont(fontName(family, "bold"), fontPath(family, "bold"));
+  // Only the families the deck uses, from bytes read once per process.
+  for (const family of usedFamilies(deck.slides)) {
+    for (const weight of ["regular", "bold"] as const)
+      doc.registerFont(fontName(family, weight), fontBytes(family, weight));
   }
   const chunks: Buffer[] = [];
   doc.on("data", (c: Buffer) => chunks.push(c));
