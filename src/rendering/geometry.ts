@@ -293,6 +293,19 @@ function timeline(ctx: Ctx, events: TimelineEvent[]): Element[] {
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
+/** A source line under a table or chart, when there is one. */
+const captionText = (ctx: Ctx, caption: string | undefined): Element[] =>
+  caption
+    ? [
+        text(ctx, { x: CONTENT.x, y: SLIDE.height - MARGIN - 24, w: CONTENT.w, h: 24 }, [caption], {
+          max: 13,
+          min: 10,
+          color: ctx.theme.colors.mutedText,
+          what: "the caption",
+        }),
+      ]
+    : [];
+
 /** The geometry of one parsed slide in a theme. */
 export function layoutSlide(slide: ParsedSlide, theme: Theme): SlideGeometry {
   const ctx: Ctx = {
@@ -414,16 +427,7 @@ export function layoutSlide(slide: ParsedSlide, theme: Theme): SlideGeometry {
         titleText(ctx, title),
         accentBar,
         table(ctx, v.table as Table, box),
-        ...(caption
-          ? [
-              text(ctx, { x: CONTENT.x, y: SLIDE.height - MARGIN - 24, w: CONTENT.w, h: 24 }, [caption], {
-                max: 13,
-                min: 10,
-                color: theme.colors.mutedText,
-                what: "the caption",
-              }),
-            ]
-          : []),
+        ...captionText(ctx, caption),
       ];
       break;
     }
@@ -442,16 +446,7 @@ export function layoutSlide(slide: ParsedSlide, theme: Theme): SlideGeometry {
           axisColor: theme.colors.mutedText,
           font: { family: ctx.body, weight: "regular", size: 12, color: theme.colors.mutedText },
         },
-        ...(caption
-          ? [
-              text(ctx, { x: CONTENT.x, y: SLIDE.height - MARGIN - 24, w: CONTENT.w, h: 24 }, [caption], {
-                max: 13,
-                min: 10,
-                color: theme.colors.mutedText,
-                what: "the caption",
-              }),
-            ]
-          : []),
+        ...captionText(ctx, caption),
       ];
       break;
     }
