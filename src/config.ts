@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -25,6 +26,7 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   SESSION_TTL_HOURS: z.coerce
     .number()
     .int()
@@ -39,12 +41,19 @@ export type Config = {
   /** Requests per minute per API key (or per client address without one); 0 turns limiting off. */
   rateLimitPerMinute: number;
   sessionTtlMs: number;
+  /** Worker threads that render exports. */
+  renderThreads: number;
   /** Signs download links; generated into DATA_DIR when unset. */
   signingSecret?: string;
   embeddings:
     | { provider: "builtin"; cacheDir: string }
     | { provider: "openai-compatible"; baseUrl: string; model: string; apiKey?: string };
 };
+
+/** Render threads by default: one core stays with the event loop on machines with more than one. */
+function defaultRenderThreads(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+}
 
 export class ConfigError extends Error {}
 
@@ -73,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    renderThreads: e.RENDER_THREADS ?? defaultRenderThreads(),
     signingSecret: e.SIGNING_SECRET,
     embeddings:
       e.EMBEDDINGS_PROVIDER === "openai-compatible"

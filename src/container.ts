@@ -11,6 +11,7 @@ import { createPresentationRepository } from "./presentations/presentation-repos
 import { createPresentationService } from "./presentations/presentation-service.ts";
 import { createDownloadSigner, loadSigningSecret } from "./rendering/download-signer.ts";
 import { createExportService } from "./rendering/export-service.ts";
+import { createRenderPool } from "./rendering/render-pool.ts";
 import { createFileBlobStore } from "./storage/blobs.ts";
 import { type Database, databaseOptionsFrom, openDatabase } from "./storage/db.ts";
 import { createReadCache } from "./storage/read-cache.ts";
@@ -19,7 +20,12 @@ import { createWorkspaceService } from "./workspaces/workspace-service.ts";
 // Wires repositories into services. Adapters (REST, web, CLI) receive the container and call
 // services; nothing below this file knows which adapter called it.
 
-export type Container = ReturnType<typeof wire> & { config: Config; database: Database };
+export type Container = ReturnType<typeof wire> & {
+  config: Config;
+  database: Database;
+  /** Stops the render threads, then closes the database. */
+  close(): Promise<void>;
+};
 
 function wire(config: Config, database: Database, embedder: Embedder, now: () => number) {
   const { db } = database;
@@ -31,6 +37,7 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
     createReadCache({ enabled: exclusive, maxEntries: 2_000 }),
   );
   const presentations = createPresentationService({ presentations: presentationRepository });
+  const renderer = createRenderPool({ threads: config.renderThreads });
   return {
     users: createUserService({ db }),
     apiKeys: createApiKeyService({ db, cache: createReadCache({ enabled: exclusive }) }),
@@ -38,10 +45,12 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
     workspaces: createWorkspaceService({ db, cache: createReadCache({ enabled: exclusive }) }),
     presentationRepository,
     presentations,
+    renderer,
     exports: createExportService({
       presentations,
       blobs: createFileBlobStore(path.join(config.storage.dataDir, "blobs")),
       signer: createDownloadSigner(loadSigningSecret(config.storage.dataDir, config.signingSecret), now),
+      renderer,
       publicUrl: config.http.publicUrl,
     }),
     entityRepository,
@@ -65,7 +74,12 @@ export async function createContainer(
     await db.migrate();
     const embedder = options.embedder ?? (await createEmbedder(config.embeddings, options.log));
     if (db.vector) await createEntityRepository(db.db).ensureVectorIndex(embedder.model, embedder.dims);
-    return { config, database: db, ...wire(config, db, embedder, options.now ?? Date.now) };
+    const services = wire(config, db, embedder, options.now ?? Date.now);
+    const close = async () => {
+      await services.renderer.close();
+      await db.close();
+    };
+    return { config, database: db, ...services, close };
   } catch (err) {
     await db.close();
     throw err;

@@ -33,7 +33,7 @@ export async function createTestApp(
     c,
     close: async () => {
       await app.close();
-      await c.database.close();
+      await c.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

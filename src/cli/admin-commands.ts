@@ -28,7 +28,7 @@ export function withContainer(action: Action) {
       printFailure(printer, err);
       process.exitCode = 1;
     } finally {
-      await container?.database.close();
+      await container?.close();
     }
   };
 }

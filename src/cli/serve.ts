@@ -38,7 +38,7 @@ export function registerServe(program: Command): void {
         stopping = true;
         process.stdout.write(`${signal}: shutting down\n`);
         await app?.close(); // stops accepting, lets in-flight requests finish
-        await container?.database.close();
+        await container?.close();
         process.exit(0);
       };
       process.on("SIGINT", () => void stop("SIGINT"));
@@ -50,6 +50,7 @@ export function registerServe(program: Command): void {
         });
         const demo = await createDemoAccountIfEmpty(container.database.db, container.entities.embedder);
         app = await buildServer(container);
+        container.renderer.warm();
         await app.listen({ port: config.http.port, host: config.http.host });
         const address = app.server.address();
         const port = typeof address === "object" && address ? address.port : config.http.port;
@@ -66,7 +67,7 @@ export function registerServe(program: Command): void {
         process.stdout.write(demo && !options.json ? ready + demoBanner(url, demo) : ready);
       } catch (err) {
         printFailure({ json: Boolean(options.json) }, err);
-        await container?.database.close().catch(() => {});
+        await container?.close().catch(() => {});
         process.exit(1);
       }
     });

@@ -4,7 +4,7 @@ import { AppError, parseInput } from "../errors.ts";
 import type { PresentationService } from "../presentations/presentation-service.ts";
 import type { BlobStore } from "../storage/blobs.ts";
 import type { DownloadSigner } from "./download-signer.ts";
-import { renderPdf, renderPptx } from "./render.ts";
+import type { Renderer } from "./render-pool.ts";
 
 export const exportFormats = ["pptx", "pdf"] as const;
 export type ExportFormat = (typeof exportFormats)[number];
@@ -41,8 +41,21 @@ export function createExportService(deps: {
   presentations: PresentationService;
   blobs: BlobStore;
   signer: DownloadSigner;
+  renderer: Pick<Renderer, "render">;
   publicUrl: string;
 }) {
+  // Concurrent exports of the same deck version share one render.
+  const inFlight = new Map<string, Promise<void>>();
+  const renderOnce = (key: string, work: () => Promise<Buffer>) => {
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = work()
+        .then((bytes) => deps.blobs.put(key, bytes))
+        .finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    return pending;
+  };
   return {
     /** Renders (or reuses) the file for the deck as it is now, and signs a link to it. */
     async export(actor: Actor, presentationId: string, input: unknown) {
@@ -58,7 +71,7 @@ export function createExportService(deps: {
       const version = new Date(deck.updatedAt).getTime();
       const key = `exports/${actor.workspaceId}/${deck.id}/${version}.${format}`;
       if (!(await deps.blobs.exists(key))) {
-        await deps.blobs.put(key, format === "pptx" ? await renderPptx(deck) : await renderPdf(deck));
+        await renderOnce(key, () => deps.renderer.render(deck, format));
       }
       const { query, expiresAt } = deps.signer.sign(key, fileNameFor(deck.name, format));
       return {
