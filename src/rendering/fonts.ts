@@ -37,13 +37,28 @@ export type Metrics = {
 };
 
 const cache = new Map<string, Metrics>();
+const parsed = new Map<string, fontkit.Font>();
+
+/**
+ * The parsed font, shared by every render in this thread: parsing a TTF's tables costs more than
+ * laying out a whole deck, and fontkit keeps glyph and layout caches on the object.
+ */
+export function fontkitFont(family: FontFamily, weight: FontWeight): fontkit.Font {
+  const key = `${family}/${weight}`;
+  let font = parsed.get(key);
+  if (!font) {
+    font = fontkit.openSync(fontPath(family, weight)) as fontkit.Font;
+    parsed.set(key, font);
+  }
+  return font;
+}
 
 /** Metrics of a family and weight; loaded once, with glyph widths cached per character. */
 export function fontMetrics(family: FontFamily, weight: FontWeight = "regular"): Metrics {
   const key = `${family}/${weight}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const font = fontkit.openSync(fontPath(family, weight)) as fontkit.Font;
+  const font = fontkitFont(family, weight);
   const em = font.unitsPerEm;
   const advances = new Map<number, number>();
   const advance = (codePoint: number) => {

@@ -4,7 +4,7 @@ const styles = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b2433;background:#f5f7fb}
 header{display:flex;align-items:center;justify-content:space-between;padding:12px 24px;background:#fff;border-bottom:1px solid #e3e8f0}
 header a.brand{font-weight:700;color:#1b2433;text-decoration:none;font-size:17px}
-main{max-width:880px;margin:32px auto;padding:0 24px}
+main{max-width:880px;margin:32px auto;padding:0 24px}main.wide{max-width:none;margin:16px auto}
 .card{background:#fff;border:1px solid #e3e8f0;border-radius:10px;padding:24px;margin-bottom:24px}
 h1{font-size:22px;margin:0 0 16px}h2{font-size:17px;margin:0 0 12px}
 label{display:block;font-weight:600;margin:12px 0 4px}
@@ -19,7 +19,12 @@ th{font-size:13px;color:#5b6578;font-weight:600}code{font:13px ui-monospace,Menl
 .muted{color:#5b6578}.row{display:flex;gap:12px;align-items:end}.row>div{flex:1}
 `;
 
-export function page(title: string, body: SafeHtml, nav?: { email: string; csrfToken: string }): string {
+export function page(
+  title: string,
+  body: SafeHtml,
+  nav?: { email: string; csrfToken: string },
+  options: { head?: SafeHtml; wide?: boolean } = {},
+): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -27,6 +32,7 @@ export function page(title: string, body: SafeHtml, nav?: { email: string; csrfT
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Decksmith</title>
 <style>${new SafeHtml(styles)}</style>
+${options.head ?? ""}
 </head>
 <body>
 <header>
@@ -43,7 +49,7 @@ export function page(title: string, body: SafeHtml, nav?: { email: string; csrfT
       : html`<a href="/docs">API docs</a>`
   }
 </header>
-<main>${body}</main>
+<main${options.wide ? new SafeHtml(' class="wide"') : ""}>${body}</main>
 </body>
 </html>`.value;
 }

@@ -1,24 +1,33 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { ApiKeyService } from "../auth/api-key-service.ts";
 import { newToken, safeEqual } from "../auth/secrets.ts";
 import type { SessionService, WebSession } from "../auth/session-service.ts";
 import type { UserService } from "../auth/user-service.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
+import type { PresentationService } from "../presentations/presentation-service.ts";
+import type { ExportService } from "../rendering/export-service.ts";
+import type { WorkspaceService } from "../workspaces/workspace-service.ts";
 import { apiKeysPage, signInPage } from "./pages.ts";
+import { viewerRoutes } from "./viewer-routes.ts";
+import { SESSION_COOKIE, webSession } from "./web-session.ts";
 
 // Server-rendered pages: sign-in, sign-out, Account → API keys. Sessions live in an HTTP-only
 // cookie; every form carries a CSRF token that must match the session's (or, before sign-in, a
 // short-lived cookie's), and SameSite cookies stop cross-site posts as a second line.
 
-const SESSION_COOKIE = "ds_session";
 const LOGIN_CSRF_COOKIE = "ds_csrf";
 
-type Deps = { config: Config; users: UserService; sessions: SessionService; apiKeys: ApiKeyService };
-
-const formSchema = z.record(z.string(), z.string());
+type Deps = {
+  config: Config;
+  users: UserService;
+  sessions: SessionService;
+  apiKeys: ApiKeyService;
+  workspaces: WorkspaceService;
+  presentations: PresentationService;
+  exports: ExportService;
+};
 
 /** Only same-site relative paths, so a crafted link cannot bounce a user to another site. */
 function safeNext(next: unknown): string {
@@ -35,7 +44,7 @@ export const webRoutes =
       if (request.routeOptions.config?.web) {
         reply.header(
           "content-security-policy",
-          "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+          "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
         );
         reply.header("x-content-type-options", "nosniff");
         reply.header("referrer-policy", "same-origin");
@@ -45,31 +54,9 @@ export const webRoutes =
 
     const web = { config: { web: true }, schema: { hide: true } };
 
-    async function currentSession(request: FastifyRequest): Promise<WebSession | undefined> {
-      return deps.sessions.resolve(request.cookies[SESSION_COOKIE]);
-    }
-
-    function form(request: FastifyRequest): Record<string, string> {
-      const parsed = formSchema.safeParse(request.body ?? {});
-      if (!parsed.success) throw new AppError("invalid_request", "Expected a form submission");
-      return parsed.data;
-    }
-
-    /** The signed-in session for a page, or a redirect to sign-in that comes back here. */
-    async function requireSession(request: FastifyRequest, reply: FastifyReply) {
-      const session = await currentSession(request);
-      if (!session) {
-        reply.redirect(`/signin?next=${encodeURIComponent(request.url)}`, 303);
-        return undefined;
-      }
-      return session;
-    }
-
-    function checkCsrf(session: WebSession, fields: Record<string, string>): void {
-      if (!safeEqual(fields._csrf ?? "", session.csrfToken)) {
-        throw new AppError("forbidden", "The form has expired; reload the page and try again");
-      }
-    }
+    const pages = webSession(deps.sessions);
+    // A child context, so the viewer's pages get the headers above too.
+    await app.register(viewerRoutes({ ...deps, pages }));
 
     function showSignIn(reply: FastifyReply, next: string, error?: string, email?: string) {
       const csrf = newToken();
@@ -78,17 +65,17 @@ export const webRoutes =
     }
 
     app.get("/", web, async (request, reply) =>
-      reply.redirect((await currentSession(request)) ? "/account/api-keys" : "/signin", 303),
+      reply.redirect((await pages.current(request)) ? "/account/api-keys" : "/signin", 303),
     );
 
     app.get("/signin", web, async (request, reply) => {
       const next = safeNext((request.query as Record<string, unknown>).next);
-      if (await currentSession(request)) return reply.redirect(next, 303);
+      if (await pages.current(request)) return reply.redirect(next, 303);
       return showSignIn(reply, next);
     });
 
     app.post("/signin", web, async (request, reply) => {
-      const fields = form(request);
+      const fields = pages.form(request);
       const next = safeNext(fields.next);
       const cookieCsrf = request.cookies[LOGIN_CSRF_COOKIE] ?? "";
       if (!cookieCsrf || !safeEqual(fields._csrf ?? "", cookieCsrf)) {
@@ -108,9 +95,9 @@ export const webRoutes =
     });
 
     app.post("/signout", web, async (request, reply) => {
-      const session = await currentSession(request);
+      const session = await pages.current(request);
       if (session) {
-        checkCsrf(session, form(request));
+        pages.checkCsrf(session, pages.form(request));
         await deps.sessions.destroy(request.cookies[SESSION_COOKIE]);
       }
       reply.clearCookie(SESSION_COOKIE, { path: "/" });
@@ -129,15 +116,15 @@ export const webRoutes =
     }
 
     app.get("/account/api-keys", web, async (request, reply) => {
-      const session = await requireSession(request, reply);
+      const session = await pages.require(request, reply);
       return session ? renderKeys(session, reply) : reply;
     });
 
     app.post("/account/api-keys", web, async (request, reply) => {
-      const session = await requireSession(request, reply);
+      const session = await pages.require(request, reply);
       if (!session) return reply;
-      const fields = form(request);
-      checkCsrf(session, fields);
+      const fields = pages.form(request);
+      pages.checkCsrf(session, fields);
       try {
         const created = await deps.apiKeys.create(session.userId, fields.name ?? "");
         reply.code(201);
@@ -152,9 +139,9 @@ export const webRoutes =
     });
 
     app.post("/account/api-keys/:keyId/revoke", web, async (request, reply) => {
-      const session = await requireSession(request, reply);
+      const session = await pages.require(request, reply);
       if (!session) return reply;
-      checkCsrf(session, form(request));
+      pages.checkCsrf(session, pages.form(request));
       const { keyId } = request.params as { keyId: string };
       await deps.apiKeys.revoke(keyId, session.userId);
       return reply.redirect("/account/api-keys", 303);

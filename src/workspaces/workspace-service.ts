@@ -5,7 +5,15 @@ import { AppError, notFound, parseInput } from "../errors.ts";
 import { ID_PATTERN, newId, normalizeId } from "../ids.ts";
 import type { Db } from "../storage/db.ts";
 import { createReadCache, type ReadCache } from "../storage/read-cache.ts";
-import { memberships, type Plan, plans, type Role, roles, workspaces } from "../storage/schema.ts";
+import {
+  memberships,
+  type Plan,
+  plans,
+  presentations,
+  type Role,
+  roles,
+  workspaces,
+} from "../storage/schema.ts";
 
 export const createWorkspaceInput = z.object({
   name: z.string().trim().min(1, "is required").max(200),
@@ -74,6 +82,31 @@ export function createWorkspaceService(deps: { db: Db; cache?: ReadCache<Access>
         .where(and(eq(memberships.userId, userId), inArray(workspaces.plan, plans.filter(planHasApiAccess))))
         .orderBy(asc(workspaces.createdAt), asc(workspaces.id));
       return rows.map((r) => ({ ...r, apiAccess: true }));
+    },
+
+    /**
+     * The caller as a member of the workspace that holds a presentation, for web pages that are
+     * reached by the presentation's id alone. Any member may view, whatever the plan (the plan
+     * gates the API, not the dashboard); a deck outside the caller's workspaces is not found.
+     */
+    async actorForPresentation(principal: Principal, presentationId: string): Promise<Actor> {
+      const id = ID_PATTERN.test(presentationId) ? normalizeId(presentationId) : undefined;
+      const [row] = id
+        ? await db
+            .select({ workspaceId: presentations.workspaceId, role: memberships.role, plan: workspaces.plan })
+            .from(presentations)
+            .innerJoin(
+              memberships,
+              and(
+                eq(memberships.workspaceId, presentations.workspaceId),
+                eq(memberships.userId, principal.userId),
+              ),
+            )
+            .innerJoin(workspaces, eq(workspaces.id, presentations.workspaceId))
+            .where(eq(presentations.id, id))
+        : [];
+      if (!row) throw notFound(`Presentation ${presentationId}`);
+      return { ...principal, ...row };
     },
 
     /** An owner's Actor for operator commands (CLI), which act on a workspace by its id. */

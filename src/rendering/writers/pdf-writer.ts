@@ -1,6 +1,5 @@
-import fs from "node:fs";
 import PDFDocument from "pdfkit";
-import { type FontFamily, type FontWeight, fontPath } from "../fonts.ts";
+import { fontkitFont } from "../fonts.ts";
 import {
   type ChartElement,
   chartLayout,
@@ -17,16 +16,6 @@ import {
 // shapes and charts as paths. One page per slide, the page the size of the slide.
 
 const hex = (c: string) => `#${c}`;
-const fontCache = new Map<string, Buffer>();
-function fontBytes(family: FontFamily, weight: FontWeight): Buffer {
-  const key = fontName(family, weight);
-  let bytes = fontCache.get(key);
-  if (!bytes) {
-    bytes = fs.readFileSync(fontPath(family, weight));
-    fontCache.set(key, bytes);
-  }
-  return bytes;
-}
 const fontName = (family: string, weight: string) => `${family}-${weight}`;
 
 function drawText(doc: PDFKit.PDFDocument, e: TextElement): void {
@@ -126,8 +115,9 @@ export function writePdf(deck: PdfDeck): Promise<Buffer> {
   });
   // Only the families the deck uses, from bytes read once per process.
   for (const family of usedFamilies(deck.slides)) {
+    // pdfkit takes a parsed fontkit font as well as bytes (its types say bytes only).
     for (const weight of ["regular", "bold"] as const)
-      doc.registerFont(fontName(family, weight), fontBytes(family, weight));
+      doc.registerFont(fontName(family, weight), fontkitFont(family, weight) as unknown as Buffer);
   }
   const chunks: Buffer[] = [];
   doc.on("data", (c: Buffer) => chunks.push(c));
