@@ -215,9 +215,10 @@ function peopleCards(ctx: Ctx, people: Person[]): Element[] {
   const gap = 20;
   const w = (CONTENT.w - gap * (columns - 1)) / columns;
   const h = Math.min(200, (CONTENT.h - gap * (rows - 1)) / rows); // cards, not columns
+  const top = CONTENT.y + (CONTENT.h - (rows * h + (rows - 1) * gap)) / 2; // centred in the body
   return shown.flatMap((p, i) => {
     const x = CONTENT.x + (i % columns) * (w + gap);
-    const y = CONTENT.y + Math.floor(i / columns) * (h + gap);
+    const y = top + Math.floor(i / columns) * (h + gap);
     const inner = { x: x + 18, w: w - 36 };
     return [
       { kind: "rect", box: { x, y, w, h }, fill: ctx.theme.colors.surface, radius: 10 } satisfies RectElement,
@@ -252,7 +253,8 @@ function timeline(ctx: Ctx, events: TimelineEvent[]): Element[] {
   const shown = events.slice(0, 6);
   if (events.length > 6)
     ctx.warnings.push(`slide ${ctx.index + 1}: only the first 6 of ${events.length} events fit`);
-  const lineY = CONTENT.y + 120;
+  // Dates above the line and events below it, the whole band a little above the body's middle.
+  const lineY = CONTENT.y + CONTENT.h * 0.42;
   const step = CONTENT.w / shown.length;
   return [
     {
