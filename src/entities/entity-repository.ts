@@ -169,6 +169,32 @@ export function createEntityRepository(db: Db) {
         .where(and(eq(entities.workspaceId, workspaceId), inArray(entities.id, ids)));
     },
 
+    /** Entities that link to this one (contacts, opportunities and notes of an account), newest first. */
+    async linkedTo(workspaceId: string, id: string, types?: string[], limit = 500): Promise<EntityRecord[]> {
+      return db
+        .select(publicColumns)
+        .from(entities)
+        .where(
+          and(
+            eq(entities.workspaceId, workspaceId),
+            sql`${entities.links} @> ${pgArrayLiteral([id])}::text[]`,
+            types?.length ? inArray(entities.type, types) : undefined,
+          ),
+        )
+        .orderBy(desc(entities.createdAt), desc(entities.id))
+        .limit(limit);
+    },
+
+    /** Every entity of a type, up to a limit, in a stable order (for workspace-wide decks). */
+    async ofType(workspaceId: string, type: string, limit = 5_000): Promise<EntityRecord[]> {
+      return db
+        .select(publicColumns)
+        .from(entities)
+        .where(and(eq(entities.workspaceId, workspaceId), eq(entities.type, type)))
+        .orderBy(entities.id)
+        .limit(limit);
+    },
+
     /** Deletes an entity and the links that point at it, in one transaction. */
     async delete(workspaceId: string, id: string): Promise<boolean> {
       return db.transaction(async (tx) => {

@@ -118,6 +118,13 @@ export const presentations = pgTable(
     slideCount: integer("slide_count").notNull().default(0),
     failureReason: text("failure_reason"),
     revision: integer("revision").notNull().default(0),
+    /** What was asked for: kept so any worker can (re)run the generation. */
+    generation: jsonb("generation").$type<GenerationRequest>(),
+    // The worker generating the deck holds a lease it renews while it works; a lease that runs
+    // out means the worker died, and the sweeper retries or fails the deck (jobs/sweeper.ts).
+    leaseToken: text("lease_token"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    attempts: integer("attempts").notNull().default(0),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -130,6 +137,53 @@ export const presentations = pgTable(
       t.id.desc().nullsFirst(),
     ),
     check("presentations_status_check", oneOf("status", presentationStatuses)),
+    // The sweeper's scan: only decks still generating.
+    index("presentations_generating_idx")
+      .on(t.leaseExpiresAt)
+      .where(sql`status = 'generating'`),
+  ],
+);
+
+export type GenerationRequest = {
+  instructions: string;
+  templateId: string;
+  themeId: string;
+  slideCount?: number;
+  language?: string;
+  tone?: string;
+  audience?: string;
+};
+
+export const revisionKinds = ["generate", "edit", "restore"] as const;
+export type RevisionKind = (typeof revisionKinds)[number];
+
+/** Everything a revision restores. */
+export type DeckSnapshot = {
+  name: string;
+  summary: string;
+  themeId: string;
+  slides: { layoutName: string; placeholders: Record<string, string> }[];
+  topics: { topic: string; details: string; notes?: string }[];
+};
+
+export const presentationRevisions = pgTable(
+  "presentation_revisions",
+  {
+    presentationId: text("presentation_id")
+      .notNull()
+      .references(() => presentations.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    kind: text("kind").$type<RevisionKind>().notNull(),
+    instructions: text("instructions"),
+    changes: jsonb("changes").$type<string[]>().notNull(),
+    snapshot: jsonb("snapshot").$type<DeckSnapshot>().notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.presentationId, t.number] }),
+    check("presentation_revisions_kind_check", oneOf("kind", revisionKinds)),
   ],
 );
 
@@ -202,5 +256,7 @@ export const entities = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index("entities_search_idx").using("gin", t.search),
+    // "Everything linked to this account": contacts, opportunities and notes point at it.
+    index("entities_links_idx").using("gin", t.links),
   ],
 );
