@@ -26,6 +26,9 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  GENERATE_WAIT_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
+  GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   SESSION_TTL_HOURS: z.coerce
     .number()
@@ -41,6 +44,15 @@ export type Config = {
   /** Requests per minute per API key (or per client address without one); 0 turns limiting off. */
   rateLimitPerMinute: number;
   sessionTtlMs: number;
+  generation: {
+    /** How long POST /v1/presentations/generate waits before answering 202. */
+    waitMs: number;
+    timeoutMs: number;
+    leaseMs: number;
+    maxAttempts: number;
+    /** Generations one worker process runs at once. */
+    concurrency: number;
+  };
   /** Worker threads that render exports. */
   renderThreads: number;
   /** Signs download links; generated into DATA_DIR when unset. */
@@ -83,6 +95,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     renderThreads: e.RENDER_THREADS ?? defaultRenderThreads(),
+    generation: {
+      waitMs: e.GENERATE_WAIT_SECONDS * 1000,
+      timeoutMs: e.GENERATION_TIMEOUT_SECONDS * 1000,
+      leaseMs: 30_000,
+      maxAttempts: 2,
+      concurrency: e.WORKER_CONCURRENCY,
+    },
     signingSecret: e.SIGNING_SECRET,
     embeddings:
       e.EMBEDDINGS_PROVIDER === "openai-compatible"

@@ -7,6 +7,13 @@ import { createEmbedder } from "./entities/create-embedder.ts";
 import type { Embedder } from "./entities/embedder.ts";
 import { createEntityRepository } from "./entities/entity-repository.ts";
 import { createEntityService } from "./entities/entity-service.ts";
+import { createDeckEvents } from "./generation/deck-events.ts";
+import { createGenerationService } from "./generation/generation-service.ts";
+import { composeOffline } from "./generation/offline/composer.ts";
+import { workspaceReader } from "./generation/workspace-reader.ts";
+import { createQueue } from "./jobs/queue.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { createLifecycleRepository } from "./presentations/lifecycle-repository.ts";
 import { createPresentationRepository } from "./presentations/presentation-repository.ts";
 import { createPresentationService } from "./presentations/presentation-service.ts";
 import { createDownloadSigner, loadSigningSecret } from "./rendering/download-signer.ts";
@@ -27,22 +34,47 @@ export type Container = ReturnType<typeof wire> & {
   close(): Promise<void>;
 };
 
-function wire(config: Config, database: Database, embedder: Embedder, now: () => number) {
+function wire(config: Config, database: Database, embedder: Embedder, now: () => number, log: Logger) {
   const { db } = database;
   // Reads are cached only where this process owns the database (see read-cache.ts).
   const exclusive = database.kind === "pglite";
   const entityRepository = createEntityRepository(db);
-  const presentationRepository = createPresentationRepository(
-    db,
-    createReadCache({ enabled: exclusive, maxEntries: 2_000 }),
-  );
+  const presentationReads = createReadCache<never>({ enabled: exclusive, maxEntries: 2_000 });
+  const presentationRepository = createPresentationRepository(db, presentationReads);
+  const lifecycle = createLifecycleRepository(db, presentationReads);
   const presentations = createPresentationService({ presentations: presentationRepository });
   const renderer = createRenderPool({ threads: config.renderThreads });
+  const workspaces = createWorkspaceService({ db, cache: createReadCache({ enabled: exclusive }) });
+  const entities = createEntityService({
+    db,
+    entities: entityRepository,
+    embedder,
+    vectorIndex: database.vector,
+  });
+  const queue = createQueue(database, (line) => log.warn(line));
+  const events = createDeckEvents();
+  const generation = createGenerationService({
+    lifecycle,
+    presentations,
+    queue,
+    events,
+    composer: (request, reader) => composeOffline(request, reader),
+    readerFor: async (workspaceId) =>
+      workspaceReader(await workspaces.operatorActor(workspaceId), { entities, entityRepository }),
+    publicUrl: config.http.publicUrl,
+    settings: config.generation,
+    log,
+  });
   return {
+    log,
+    lifecycle,
+    queue,
+    events,
+    generation,
     users: createUserService({ db }),
     apiKeys: createApiKeyService({ db, cache: createReadCache({ enabled: exclusive }) }),
     sessions: createSessionService({ db, ttlMs: config.sessionTtlMs }),
-    workspaces: createWorkspaceService({ db, cache: createReadCache({ enabled: exclusive }) }),
+    workspaces,
     presentationRepository,
     presentations,
     renderer,
@@ -54,12 +86,7 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
       publicUrl: config.http.publicUrl,
     }),
     entityRepository,
-    entities: createEntityService({
-      db,
-      entities: entityRepository,
-      embedder,
-      vectorIndex: database.vector,
-    }),
+    entities,
   };
 }
 
@@ -67,15 +94,17 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
 export async function createContainer(
   config: Config,
   database?: Database,
-  options: { embedder?: Embedder; log?: (line: string) => void; now?: () => number } = {},
+  options: { embedder?: Embedder; log?: (line: string) => void; now?: () => number; logger?: Logger } = {},
 ): Promise<Container> {
   const db = database ?? (await openDatabase(databaseOptionsFrom(config.storage)));
   try {
     await db.migrate();
     const embedder = options.embedder ?? (await createEmbedder(config.embeddings, options.log));
     if (db.vector) await createEntityRepository(db.db).ensureVectorIndex(embedder.model, embedder.dims);
-    const services = wire(config, db, embedder, options.now ?? Date.now);
+    const logger = options.logger ?? createLogger(config.logLevel);
+    const services = wire(config, db, embedder, options.now ?? Date.now, logger);
     const close = async () => {
+      await services.queue.stop();
       await services.renderer.close();
       await db.close();
     };

@@ -3,6 +3,7 @@ import { registerAdminCommands } from "./cli/admin-commands.ts";
 import { registerEntityCommands } from "./cli/entity-commands.ts";
 import { registerRenderCommand } from "./cli/render-command.ts";
 import { registerServe } from "./cli/serve.ts";
+import { registerWorkerCommand } from "./cli/worker-command.ts";
 
 const program = new Command()
   .name("decksmith")
@@ -14,5 +15,6 @@ registerServe(program);
 registerAdminCommands(program);
 registerEntityCommands(program);
 registerRenderCommand(program);
+registerWorkerCommand(program);
 
 await program.parseAsync(process.argv);

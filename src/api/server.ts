@@ -3,7 +3,7 @@ import fastifyFormbody from "@fastify/formbody";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -19,18 +19,15 @@ import { installErrorHandling, RoutePatterns } from "./error-handler.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { entityRoutes } from "./routes/entities.ts";
 import { exportRoutes } from "./routes/exports.ts";
+import { generationRoutes } from "./routes/generation.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { presentationRoutes } from "./routes/presentations.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
-export type ServerOptions = { logger?: FastifyServerOptions["logger"] };
-
-export async function buildServer(c: Container, options: ServerOptions = {}): Promise<FastifyInstance> {
+export async function buildServer(c: Container): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? {
-      level: c.config.logLevel,
-      redact: ["req.headers.authorization", "req.headers.cookie", "res.headers['set-cookie']"],
-    },
+    // The container's logger: requests, jobs and services write the same JSON lines.
+    loggerInstance: c.log as FastifyBaseLogger,
     bodyLimit: c.config.http.bodyLimit,
     // Per-request lines only when debugging: at info level they would cost more than a cached read.
     logController: new LogController({
@@ -102,6 +99,7 @@ export async function buildServer(c: Container, options: ServerOptions = {}): Pr
   await app.register(presentationRoutes({ auth, presentations: c.presentations }));
   await app.register(entityRoutes({ auth, entities: c.entities }));
   await app.register(exportRoutes({ auth, exports: c.exports }));
+  await app.register(generationRoutes({ auth, generation: c.generation }));
   await app.register(webRoutes(c));
 
   app.get("/openapi.json", { schema: { hide: true }, config: { rateLimit: false } }, async () =>

@@ -3,6 +3,7 @@ import { buildServer } from "../api/server.ts";
 import { loadConfig } from "../config.ts";
 import { createContainer } from "../container.ts";
 import { createDemoAccountIfEmpty, type DemoAccount } from "../first-run.ts";
+import { startWorker } from "../jobs/worker.ts";
 import { printFailure } from "./output.ts";
 
 function demoBanner(url: string, demo: DemoAccount): string {
@@ -28,7 +29,8 @@ export function registerServe(program: Command): void {
       "Run the HTTP server (API, docs and web pages). Env: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL",
     )
     .option("--json", "print one JSON object when ready (with the demo account on a first run)")
-    .action(async (options: { json?: boolean }) => {
+    .option("--no-worker", "do not run generation jobs in this process (run `decksmith worker` elsewhere)")
+    .action(async (options: { json?: boolean; worker: boolean }) => {
       const started = performance.now();
       let container: Awaited<ReturnType<typeof createContainer>> | undefined;
       let app: Awaited<ReturnType<typeof buildServer>> | undefined;
@@ -51,6 +53,7 @@ export function registerServe(program: Command): void {
         const demo = await createDemoAccountIfEmpty(container.database.db, container.entities.embedder);
         app = await buildServer(container);
         container.renderer.warm();
+        if (options.worker) await startWorker(container, { concurrency: config.generation.concurrency });
         await app.listen({ port: config.http.port, host: config.http.host });
         const address = app.server.address();
         const port = typeof address === "object" && address ? address.port : config.http.port;

@@ -25,6 +25,8 @@ export type Database = {
   vector: boolean;
   /** Raw SQL for the few callers (queue, tests) that need it. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** pg-boss's way in: parameterised statements, or several statements without parameters. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   migrate(): Promise<void>;
   close(): Promise<void>;
 };
@@ -95,6 +97,11 @@ async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Pr
     kind: "pglite",
     vector: true,
     query: async (text, params) => (await client.query(text, params)).rows as never,
+    executeSql: async (text, values) => {
+      if (values?.length) return client.query(text, values);
+      const results = await client.exec(text);
+      return results.at(-1) ?? { rows: [] };
+    },
     migrate: () => migratePglite(db as never, { migrationsFolder }),
     close: async () => {
       clearTimeout(first);
@@ -120,6 +127,7 @@ async function openPostgres(options: { url: string; maxConnections?: number }): 
     kind: "postgres",
     vector: hasVector,
     query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+    executeSql: (text, values) => pool.query(text, values as unknown[]),
     migrate: async () => {
       // Several processes may start at once against one server: one migrates, the others wait.
       const client = await pool.connect();

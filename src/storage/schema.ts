@@ -138,9 +138,7 @@ export const presentations = pgTable(
     ),
     check("presentations_status_check", oneOf("status", presentationStatuses)),
     // The sweeper's scan: only decks still generating.
-    index("presentations_generating_idx")
-      .on(t.leaseExpiresAt)
-      .where(sql`status = 'generating'`),
+    index("presentations_generating_idx").on(t.leaseExpiresAt).where(sql`status = 'generating'`),
   ],
 );
 

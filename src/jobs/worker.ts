@@ -1,0 +1,28 @@
+import type { Container } from "../container.ts";
+import { GENERATE_QUEUE } from "../generation/generation-service.ts";
+import { createSweeper } from "./sweeper.ts";
+
+// The job worker: runs generations and sweeps up abandoned ones. In `decksmith serve` by default,
+// or on its own with `decksmith worker` (any number of them against one PostgreSQL server).
+
+const SWEEP_EVERY_MS = 15_000;
+
+export async function startWorker(c: Container, options: { concurrency: number }) {
+  const sweeper = createSweeper({
+    lifecycle: c.lifecycle,
+    queue: c.queue,
+    maxAttempts: c.config.generation.maxAttempts,
+    unclaimedMs: 60_000,
+    log: c.log,
+  });
+  await c.queue.work<{ presentationId: string }>(GENERATE_QUEUE, options.concurrency, ({ presentationId }) =>
+    c.generation.run(presentationId),
+  );
+  // On the embedded database this process is the only one, so every lease left over is a dead one.
+  await sweeper.sweep({ afterRestart: c.database.kind === "pglite" });
+  const timer = setInterval(() => {
+    sweeper.sweep().catch((err: Error) => c.log.warn({ err: err.message }, "sweep failed"));
+  }, SWEEP_EVERY_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
