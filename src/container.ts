@@ -9,7 +9,7 @@ import { createEntityRepository } from "./entities/entity-repository.ts";
 import { createEntityService } from "./entities/entity-service.ts";
 import { createDeckEvents } from "./generation/deck-events.ts";
 import { createGenerationService } from "./generation/generation-service.ts";
-import { composeOffline } from "./generation/offline/composer.ts";
+import { composeOffline, OFFLINE_LANGUAGES } from "./generation/offline/composer.ts";
 import { workspaceReader } from "./generation/workspace-reader.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -59,6 +59,10 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
     queue,
     events,
     composer: (request, reader) => composeOffline(request, reader),
+    languages: {
+      pattern: OFFLINE_LANGUAGES,
+      hint: "the built-in composer writes English only (en); set LLM_PROVIDER to write other languages",
+    },
     readerFor: async (workspaceId) =>
       workspaceReader(await workspaces.operatorActor(workspaceId), { entities, entityRepository }),
     publicUrl: config.http.publicUrl,

@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { buildServer } from "../src/api/server.ts";
 import { loadConfig } from "../src/config.ts";
 import { type Container, createContainer } from "../src/container.ts";
+import { startWorker } from "../src/jobs/worker.ts";
 import { openTestDatabase } from "./database.ts";
 import { TEST_EMBEDDINGS_DIR } from "./setup-embeddings.ts";
 
@@ -14,7 +15,7 @@ export type TestApp = { app: FastifyInstance; c: Container; close: () => Promise
 export async function createTestApp(
   env: Record<string, string> = {},
   beforeReady?: (app: FastifyInstance) => void,
-  options: { now?: () => number } = {},
+  options: { now?: () => number; worker?: boolean } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-test-"));
   const config = loadConfig({
@@ -28,10 +29,12 @@ export async function createTestApp(
   const app = await buildServer(c);
   beforeReady?.(app);
   await app.ready();
+  const worker = options.worker ? await startWorker(c, { concurrency: 2 }) : undefined;
   return {
     app,
     c,
     close: async () => {
+      worker?.stop();
       await app.close();
       await c.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

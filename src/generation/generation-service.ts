@@ -45,6 +45,8 @@ type Deps = {
   queue: Pick<Queue, "send">;
   events: DeckEvents;
   composer: DeckComposer;
+  /** Languages the composer writes, when it cannot write every language. */
+  languages?: { pattern: RegExp; hint: string };
   /** The workspace's entities, read as the deck's creator would. */
   readerFor(workspaceId: string): Promise<WorkspaceReader & Research>;
   publicUrl: string;
@@ -104,6 +106,11 @@ export function createGenerationService(deps: Deps) {
     async generate(actor: Actor, input: unknown, options: { respondAsync?: boolean } = {}) {
       requireRole(actor, "editor", "generate presentations");
       const request = parseInput(generateInputSchema, input ?? {});
+      if (request.language && deps.languages && !deps.languages.pattern.test(request.language)) {
+        throw new AppError("invalid_request", `Cannot write "${request.language}": ${deps.languages.hint}`, [
+          { path: "language", message: deps.languages.hint },
+        ]);
+      }
       const { id } = await lifecycle.createGenerating(actor.workspaceId, {
         name: clip(request.instructions.split(/\n/)[0] ?? "Presentation", 80),
         createdBy: actor.userId,
@@ -115,7 +122,7 @@ export function createGenerationService(deps: Deps) {
         { presentationId: id },
         { expireInSeconds: Math.ceil((settings.timeoutMs * 2) / 1000) },
       );
-      if (!options.respondAsync) {
+      if (!options.respondAsync && settings.waitMs > 0) {
         await deps.events.wait(
           id,
           settings.waitMs,

@@ -56,6 +56,8 @@ export function pickSubject<T extends { name: string }>(
   return best?.c;
 }
 
+const article = (word: string) => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
+
 async function findSubject(req: GenerationRequest, type: string, reader: WorkspaceReader): Promise<Record_> {
   const candidates = await reader.search(req.instructions, [type], 20);
   const subject = pickSubject(req.instructions, candidates);
@@ -65,8 +67,8 @@ async function findSubject(req: GenerationRequest, type: string, reader: Workspa
   throw new AppError(
     "invalid_request",
     candidates.length
-      ? `The instructions do not name a${type === "opportunity" ? "n" : ""} ${type} of this workspace; name one, for example ${examples.join(", ")}`
-      : `This template needs a${type === "opportunity" ? "n" : ""} ${type}, and the workspace has none; load your data with POST /v1/entities`,
+      ? `The instructions do not name ${article(type)} of this workspace; name one, for example ${examples.join(", ")}`
+      : `This template needs ${article(type)}, and the workspace has none; load your data with POST /v1/entities`,
   );
 }
 
