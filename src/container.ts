@@ -8,8 +8,10 @@ import type { Embedder } from "./entities/embedder.ts";
 import { createEntityRepository } from "./entities/entity-repository.ts";
 import { createEntityService } from "./entities/entity-service.ts";
 import { createDeckEvents } from "./generation/deck-events.ts";
+import { createEditingService } from "./generation/editing-service.ts";
 import { createGenerationService } from "./generation/generation-service.ts";
 import { composeOffline, OFFLINE_LANGUAGES } from "./generation/offline/composer.ts";
+import { editOffline } from "./generation/offline/offline-editor.ts";
 import { workspaceReader } from "./generation/workspace-reader.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -69,9 +71,19 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
     settings: config.generation,
     log,
   });
+  const editing = createEditingService({
+    presentations: presentationRepository,
+    lifecycle,
+    editor: { replayable: true, edit: (env, instructions) => editOffline(env, instructions) },
+    composer: (request, reader) => composeOffline(request, reader),
+    events,
+    readerFor: (actor) => workspaceReader(actor, { entities, entityRepository }),
+    timeoutMs: config.generation.timeoutMs,
+  });
   return {
     log,
     lifecycle,
+    editing,
     queue,
     events,
     generation,

@@ -25,12 +25,15 @@ export type ErrorDetail = { path: string; message: string };
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
+  /** With edit_not_understood: the instruction forms that are understood. */
+  readonly supportedForms?: string[];
 
-  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], supportedForms?: string[]) {
     super(message);
     this.name = "AppError";
     this.code = code;
     this.details = details;
+    this.supportedForms = supportedForms;
   }
 
   get status(): number {

@@ -22,10 +22,13 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   if (err.code === "unauthorized" && !reply.hasHeader("www-authenticate")) {
     reply.header("www-authenticate", 'Bearer realm="decksmith"');
   }
-  return reply
-    .code(err.status)
-    .type("application/json; charset=utf-8")
-    .send({ error: err.message, code: err.code, message: err.message, details: err.details });
+  return reply.code(err.status).type("application/json; charset=utf-8").send({
+    error: err.message,
+    code: err.code,
+    message: err.message,
+    details: err.details,
+    supportedForms: err.supportedForms,
+  });
 }
 
 function toAppError(err: FastifyError, request: FastifyRequest): AppError {

@@ -12,6 +12,10 @@ export const errorSchema = z
       .array(z.object({ path: z.string(), message: z.string() }))
       .optional()
       .describe("One entry per invalid field"),
+    supportedForms: z
+      .array(z.string())
+      .optional()
+      .describe("With edit_not_understood: the instruction forms the built-in editor understands"),
   })
   .meta({ id: "Error" });
 

@@ -44,6 +44,11 @@ describe.skipIf(engineUnavailable)("OpenAPI document", () => {
         "DELETE /v1/entities/{entityId}",
         "POST /v1/entities/search",
         "POST /v1/presentations/{presentationId}/export",
+        "POST /v1/presentations/generate",
+        "POST /v1/presentations/{presentationId}/stop",
+        "POST /v1/presentations/{presentationId}/edit",
+        "GET /v1/presentations/{presentationId}/revisions",
+        "POST /v1/presentations/{presentationId}/revisions/{number}/restore",
         "GET /downloads",
       ].sort(),
     );

@@ -270,6 +270,15 @@ export function createLifecycleRepository(db: Db, reads: Pick<ReadCache<unknown>
         .where(and(eq(presentations.id, id), eq(presentations.status, "generating")));
     },
 
+    /** What the deck was generated from, if it was generated. */
+    async generationRequest(workspaceId: string, id: string): Promise<GenerationRequest | undefined> {
+      const [row] = await db
+        .select({ generation: presentations.generation })
+        .from(presentations)
+        .where(and(eq(presentations.workspaceId, workspaceId), eq(presentations.id, id)));
+      return row?.generation ?? undefined;
+    },
+
     async revisions(workspaceId: string, id: string): Promise<RevisionInfo[]> {
       return db
         .select({

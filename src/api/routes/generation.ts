@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { generateInputSchema, generateResultSchema } from "../../generation/generation-schemas.ts";
+import type { EditingService } from "../../generation/editing-service.ts";
+import {
+  editInputSchema,
+  editResultSchema,
+  generateInputSchema,
+  generateResultSchema,
+  revisionListSchema,
+} from "../../generation/generation-schemas.ts";
 import type { GenerationService } from "../../generation/generation-service.ts";
 import { presentationIdSchema } from "../../presentations/presentation-schemas.ts";
 import { type AuthHooks, actorOf } from "../auth.ts";
@@ -11,7 +18,11 @@ const preferAsync = (prefer: string | string[] | undefined) =>
   [prefer ?? []].flat().some((p) => /(^|[,\s])respond-async(\s*[,;]|$)/i.test(p));
 
 export const generationRoutes =
-  (deps: { auth: AuthHooks; generation: GenerationService }): FastifyPluginAsyncZod =>
+  (deps: {
+    auth: AuthHooks;
+    generation: GenerationService;
+    editing: EditingService;
+  }): FastifyPluginAsyncZod =>
   async (app) => {
     const hooks = { onRequest: deps.auth.user, preHandler: deps.auth.workspace };
 
@@ -59,5 +70,59 @@ export const generationRoutes =
         },
       },
       async (request) => deps.generation.stop(actorOf(request), request.params.presentationId),
+    );
+
+    const params = z.object({ presentationId: presentationIdSchema });
+
+    app.post(
+      "/v1/presentations/:presentationId/edit",
+      {
+        ...hooks,
+        schema: {
+          summary: "Edit a presentation by instructions",
+          description:
+            "Applies the instructions as targeted changes and commits them as one new revision; changesApplied says what changed, one line each. Without an LLM the built-in editor understands a documented set of forms (422 edit_not_understood lists them, and nothing changes). 409 presentation_not_ready unless ready. Editors and above.",
+          tags: ["presentations"],
+          headers: workspaceHeaders,
+          params,
+          body: editInputSchema,
+          response: { 200: editResultSchema, ...errorResponses(404, 409, 422) },
+        },
+      },
+      async (request) => deps.editing.edit(actorOf(request), request.params.presentationId, request.body),
+    );
+
+    app.get(
+      "/v1/presentations/:presentationId/revisions",
+      {
+        ...hooks,
+        schema: {
+          summary: "List a presentation's revisions",
+          description: "Oldest first: the generation, then every edit and restore, each with its changes.",
+          tags: ["presentations"],
+          headers: workspaceHeaders,
+          params,
+          response: { 200: revisionListSchema, ...errorResponses(404) },
+        },
+      },
+      async (request) => deps.editing.revisions(actorOf(request), request.params.presentationId),
+    );
+
+    app.post(
+      "/v1/presentations/:presentationId/revisions/:number/restore",
+      {
+        ...hooks,
+        schema: {
+          summary: "Restore a revision",
+          description:
+            "Makes that revision's slides, topics, name, summary and theme current again, as a new revision.",
+          tags: ["presentations"],
+          headers: workspaceHeaders,
+          params: params.extend({ number: z.coerce.number().int().min(1) }),
+          response: { 200: editResultSchema, ...errorResponses(404, 409) },
+        },
+      },
+      async (request) =>
+        deps.editing.restore(actorOf(request), request.params.presentationId, request.params.number),
     );
   };
