@@ -140,6 +140,15 @@ export class DeckDraft {
       if (slide.placeholders[key]) carried[key] = slide.placeholders[key];
       else if (LIST_KEYS.includes(key) && list && !Object.values(carried).includes(list)) carried[key] = list;
     }
+    // One list into two columns: the first half on the left, the rest on the right.
+    if (layout.placeholders.right && carried.left && !carried.right && !placeholders.right) {
+      const items = carried.left.split("\n").filter((l) => l.trim());
+      if (items.length >= 2) {
+        const half = Math.ceil(items.length / 2);
+        carried.left = items.slice(0, half).join("\n");
+        carried.right = items.slice(half).join("\n");
+      }
+    }
     const next = checked(
       { layoutName, placeholders: cleanPlaceholders({ ...carried, ...placeholders }) },
       slideNumber,

@@ -1,5 +1,5 @@
 import type { DraftSlide } from "../deck-draft.ts";
-import { byDate, num, type Opportunity, signalOf, str } from "./facts.ts";
+import { byAmount, byDate, num, type Opportunity, signalOf, str } from "./facts.ts";
 import { count, longDate, money } from "./format.ts";
 import {
   accountMetrics,
@@ -43,10 +43,7 @@ const industry = (d: Dossier) => (d.account ? str(d.account.fields, "industry") 
 const region = (d: Dossier) => (d.account ? str(d.account.fields, "region") : undefined);
 const total = (opps: Opportunity[]) => opps.reduce((a, o) => a + (o.amount ?? 0), 0);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const dealSlides = (d: Dossier) =>
-  [...openDeals(d)]
-    .sort((a, b) => (b.amount ?? 0) - (a.amount ?? 0) || a.id.localeCompare(b.id))
-    .map((o) => dealDetails(o, d));
+const dealSlides = (d: Dossier) => [...openDeals(d)].sort(byAmount).map((o) => dealDetails(o, d));
 
 function accountSummary(kind: string, d: Dossier): string {
   const open = openDeals(d);
@@ -247,11 +244,7 @@ export const blueprints: Record<string, Blueprint> = {
       },
       {
         priority: 4,
-        build: (d) =>
-          opportunityTable(
-            "Largest open deals",
-            [...openDeals(d)].sort((a, b) => (b.amount ?? 0) - (a.amount ?? 0) || a.id.localeCompare(b.id)),
-          ),
+        build: (d) => opportunityTable("Largest open deals", [...openDeals(d)].sort(byAmount)),
       },
       {
         priority: 5,

@@ -3,7 +3,15 @@ import { checkSlide } from "../../rendering/layouts.ts";
 import type { GenerationRequest } from "../../storage/schema.ts";
 import type { Draft, DraftSlide } from "../deck-draft.ts";
 import { type Blueprint, blueprints } from "./blueprints.ts";
-import { byDate, type Note, type Record_, toContact, toNote, toOpportunity } from "./facts.ts";
+import {
+  byDate,
+  type Note,
+  type Opportunity,
+  type Record_,
+  toContact,
+  toNote,
+  toOpportunity,
+} from "./facts.ts";
 import { cell, clip, money } from "./format.ts";
 import { outlineOf, sectionSlide } from "./outline.ts";
 import { agendaSlide, type Dossier, discussionTopics, titleSlide, toneOf } from "./sections.ts";
@@ -30,8 +38,8 @@ const words = (text: string) => text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 
 /**
  * The entity the instructions are about: its full name in the instructions wins; otherwise the
- * candidate sharing the most distinctive words with them (words no other candidate has count
- * double), provided one of them is at least four letters long.
+ * candidate sharing the most words with them (words no other candidate has count double),
+ * provided it shares a word only it has, or two words.
  */
 export function pickSubject<T extends { name: string }>(
   instructions: string,
@@ -49,7 +57,9 @@ export function pickSubject<T extends { name: string }>(
   let best: { c: T; score: number } | undefined;
   for (const c of candidates) {
     const matched = [...new Set(words(c.name))].filter((w) => w.length >= 3 && said.has(w));
-    if (!matched.some((w) => w.length >= 4)) continue;
+    // One shared common word ("hospital") is not enough: a word only this name has, or two words.
+    const distinctive = matched.some((w) => w.length >= 4 && frequency.get(w) === 1);
+    if (!distinctive && matched.length < 2) continue;
     const score = matched.reduce((a, w) => a + (frequency.get(w) === 1 ? 2 : 1), 0);
     if (!best || score > best.score) best = { c, score };
   }
@@ -127,7 +137,7 @@ async function dossierFor(
     ...base,
     account,
     deal: dealRecord ? opportunities.find((o) => o.id === dealRecord.id) : undefined,
-    opportunities: opportunities.sort((a, b) => a.id.localeCompare(b.id)),
+    opportunities: opportunities.sort(byDate<Opportunity>((o) => o.closeDate)),
     contacts: unique
       .filter((r) => r.type === "contact")
       .map(toContact)

@@ -82,11 +82,20 @@ export const toNote = (r: Record_): Note => ({
   links: r.links,
 });
 
-/** Oldest first, undated last; ties by id, so the order never depends on how rows came back. */
+/**
+ * Oldest first, undated last; ties by name, then text. Ids differ between workspaces holding the
+ * same data, so they break only ties nothing else does: the same data gives the same deck.
+ */
 export const byDate =
-  <T extends { id: string }>(date: (t: T) => string | undefined) =>
+  <T extends { id: string; name: string }>(date: (t: T) => string | undefined) =>
   (a: T, b: T) =>
-    (date(a) ?? "9999").localeCompare(date(b) ?? "9999") || a.id.localeCompare(b.id);
+    (date(a) ?? "9999").localeCompare(date(b) ?? "9999") ||
+    a.name.localeCompare(b.name) ||
+    a.id.localeCompare(b.id);
+
+/** Largest amount first; ties by name. */
+export const byAmount = <T extends { id: string; name: string; amount?: number }>(a: T, b: T) =>
+  (b.amount ?? 0) - (a.amount ?? 0) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
 
 // What a note is about, by its wording. Risks first: a note can be both.
 export const SIGNALS = [
@@ -118,7 +127,8 @@ export const SIGNALS = [
     key: "security",
     label: "Security and compliance",
     risk: true,
-    pattern: /security|encryption|soc 2|gdpr|hipaa|compliance|penetration/i,
+    pattern:
+      /security (?:review|questionnaire|team|audit)|encryption|soc 2|gdpr|hipaa|compliance|penetration/i,
   },
   {
     key: "leadership",

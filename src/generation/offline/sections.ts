@@ -1,5 +1,6 @@
 import type { DraftSlide, DraftTopic } from "../deck-draft.ts";
 import {
+  byAmount,
   byDate,
   type Contact,
   isClosed,
@@ -304,9 +305,7 @@ export function discussionTopics(d: Dossier): DraftTopic[] {
       details: clip(noteLine(n), 300),
       notes: `Source: ${n.name}${n.date ? `, ${longDate(n.date)}` : ""}`,
     }));
-  const biggest = [...openDeals(d)].sort(
-    (a, b) => (b.amount ?? 0) - (a.amount ?? 0) || a.id.localeCompare(b.id),
-  )[0];
+  const biggest = [...openDeals(d)].sort(byAmount)[0];
   if (biggest) {
     topics.push({
       topic: `Close plan for ${biggest.product}`,
