@@ -26,6 +26,13 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  LLM_PROVIDER: z.enum(["openai", "anthropic", "openai-compatible"]).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_BASE_URL: z.url().optional(),
+  LLM_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(60),
+  LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  LLM_MAX_STEPS: z.coerce.number().int().min(2).max(50).default(12),
   GENERATE_WAIT_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
   GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
@@ -52,6 +59,19 @@ export type Config = {
     maxAttempts: number;
     /** Generations one worker process runs at once. */
     concurrency: number;
+  };
+  /** A language model for generation and editing; without one, the built-in composer and editor. */
+  llm?: {
+    provider: "openai" | "anthropic" | "openai-compatible";
+    model: string;
+    apiKey?: string;
+    baseUrl?: string;
+    /** Per call. */
+    timeoutMs: number;
+    /** Slides written at once. */
+    concurrency: number;
+    /** Tool-calling steps an edit may take. */
+    maxSteps: number;
   };
   /** Worker threads that render exports. */
   renderThreads: number;
@@ -81,6 +101,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "Invalid configuration:\n  EMBEDDINGS_PROVIDER=openai-compatible needs EMBEDDINGS_BASE_URL (e.g. https://api.openai.com/v1) and EMBEDDINGS_MODEL",
     );
   }
+  if (e.LLM_PROVIDER && !e.LLM_MODEL) {
+    throw new ConfigError(
+      "Invalid configuration:\n  LLM_PROVIDER needs LLM_MODEL (e.g. gpt-4o-mini, claude-sonnet-4-5, llama3.1)",
+    );
+  }
+  if (e.LLM_PROVIDER === "openai-compatible" && !e.LLM_BASE_URL) {
+    throw new ConfigError(
+      "Invalid configuration:\n  LLM_PROVIDER=openai-compatible needs LLM_BASE_URL (e.g. http://localhost:11434/v1 for Ollama)",
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const displayHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
   return {
@@ -95,6 +125,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     renderThreads: e.RENDER_THREADS ?? defaultRenderThreads(),
+    llm: e.LLM_PROVIDER
+      ? {
+          provider: e.LLM_PROVIDER,
+          model: e.LLM_MODEL as string,
+          apiKey: e.LLM_API_KEY,
+          baseUrl: e.LLM_BASE_URL?.replace(/\/+$/, ""),
+          timeoutMs: e.LLM_TIMEOUT_SECONDS * 1000,
+          concurrency: e.LLM_CONCURRENCY,
+          maxSteps: e.LLM_MAX_STEPS,
+        }
+      : undefined,
     generation: {
       waitMs: e.GENERATE_WAIT_SECONDS * 1000,
       timeoutMs: e.GENERATION_TIMEOUT_SECONDS * 1000,

@@ -7,11 +7,10 @@ import { createEmbedder } from "./entities/create-embedder.ts";
 import type { Embedder } from "./entities/embedder.ts";
 import { createEntityRepository } from "./entities/entity-repository.ts";
 import { createEntityService } from "./entities/entity-service.ts";
+import { createAgent } from "./generation/agent.ts";
 import { createDeckEvents } from "./generation/deck-events.ts";
 import { createEditingService } from "./generation/editing-service.ts";
 import { createGenerationService } from "./generation/generation-service.ts";
-import { composeOffline, OFFLINE_LANGUAGES } from "./generation/offline/composer.ts";
-import { editOffline } from "./generation/offline/offline-editor.ts";
 import { workspaceReader } from "./generation/workspace-reader.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -55,16 +54,14 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
   });
   const queue = createQueue(database, (line) => log.warn(line));
   const events = createDeckEvents();
+  const agent = createAgent(config, log);
   const generation = createGenerationService({
     lifecycle,
     presentations,
     queue,
     events,
-    composer: (request, reader) => composeOffline(request, reader),
-    languages: {
-      pattern: OFFLINE_LANGUAGES,
-      hint: "the built-in composer writes English only (en); set LLM_PROVIDER to write other languages",
-    },
+    composer: agent.composer,
+    languages: agent.languages,
     readerFor: async (workspaceId) =>
       workspaceReader(await workspaces.operatorActor(workspaceId), { entities, entityRepository }),
     publicUrl: config.http.publicUrl,
@@ -74,14 +71,15 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
   const editing = createEditingService({
     presentations: presentationRepository,
     lifecycle,
-    editor: { replayable: true, edit: (env, instructions) => editOffline(env, instructions) },
-    composer: (request, reader) => composeOffline(request, reader),
+    editor: agent.editor,
+    composer: agent.composer,
     events,
     readerFor: (actor) => workspaceReader(actor, { entities, entityRepository }),
     timeoutMs: config.generation.timeoutMs,
   });
   return {
     log,
+    agent,
     lifecycle,
     editing,
     queue,

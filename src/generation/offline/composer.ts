@@ -2,6 +2,7 @@ import { AppError } from "../../errors.ts";
 import { checkSlide } from "../../rendering/layouts.ts";
 import type { GenerationRequest } from "../../storage/schema.ts";
 import type { Draft, DraftSlide } from "../deck-draft.ts";
+import type { EntityHit } from "../deck-tools.ts";
 import { type Blueprint, blueprints } from "./blueprints.ts";
 import {
   byDate,
@@ -21,11 +22,7 @@ import { agendaSlide, type Dossier, discussionTopics, titleSlide, toneOf } from 
 
 /** What the composer reads, scoped to one workspace. */
 export type WorkspaceReader = {
-  search(
-    query: string,
-    types?: string[],
-    limit?: number,
-  ): Promise<{ id: string; type: string; name: string }[]>;
+  search(query: string, types?: string[], limit?: number): Promise<EntityHit[]>;
   get(id: string): Promise<Record_ | undefined>;
   linkedTo(id: string, types?: string[]): Promise<Record_[]>;
   ofType(type: string): Promise<Record_[]>;
