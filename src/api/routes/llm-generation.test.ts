@@ -45,7 +45,10 @@ describe.skipIf(engineUnavailable)("with a language model over the OpenAI protoc
       language: "fr",
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json(), res.json().failureReason).toMatchObject({ status: "ready", name: "Northwind Health: Account Review" });
+    expect(res.json(), res.json().failureReason).toMatchObject({
+      status: "ready",
+      name: "Northwind Health: Account Review",
+    });
     const deck = (
       await t.app.inject({ url: `/v1/presentations/${res.json().presentationId}`, headers: tenant.headers })
     ).json();

@@ -11,7 +11,8 @@ import { generateJson, type LlmCall } from "./json-output.ts";
 import { emptyUsage, type LlmUsage } from "./usage.ts";
 
 // Generation with a language model: research the workspace, write an outline (structured
-// output), fill the slides in parallel with bounded concurrency, then the discussion topics.
+// output), then fill the slides in parallel with bounded concurrency while the discussion topics
+// are written.
 // Every answer is validated against the layout catalog and repaired or retried when it fails.
 
 export type LlmSettings = { model: LanguageModel; timeoutMs: number; concurrency: number };
@@ -126,7 +127,8 @@ export function createLlmComposer(settings: LlmSettings, onUsage?: (usage: LlmUs
           return undefined;
         },
       });
-      const slides = await mapLimit(
+      // Topics need only the outline: they are written while the slides are.
+      const slidesWritten = mapLimit(
         outline.slides,
         settings.concurrency,
         async (planned, index): Promise<DraftSlide> => {
@@ -163,7 +165,7 @@ export function createLlmComposer(settings: LlmSettings, onUsage?: (usage: LlmUs
           }
         },
       );
-      const { topics } = await generateJson(call, {
+      const topicsWritten = generateJson(call, {
         system,
         what: "discussion topics",
         schema: topicsSchema,
@@ -174,6 +176,7 @@ export function createLlmComposer(settings: LlmSettings, onUsage?: (usage: LlmUs
           'Suggest up to 5 discussion topics for the meeting. Answer as JSON: {"topics": [{"topic": "...", "details": "...", "notes": "optional"}]}',
         ].join("\n\n"),
       });
+      const [slides, { topics }] = await Promise.all([slidesWritten, topicsWritten]);
       const draft: Draft = {
         name: outline.name,
         summary: outline.summary,

@@ -48,10 +48,24 @@ describe("structured output", () => {
 });
 
 describe("LLM composer", () => {
+  /** Answers by what the prompt asks for, as calls run in parallel: queues per kind of prompt. */
+  const router = (queues: { outline: string[]; slide: string[]; topics: string[] }) =>
+    new MockLanguageModelV3({
+      doGenerate: async ({ prompt }) => {
+        const asked = JSON.stringify(prompt);
+        const queue = /Plan the deck/.test(asked)
+          ? queues.outline
+          : /Placeholders of the/.test(asked)
+            ? queues.slide
+            : queues.topics;
+        return text(queue.shift() ?? "{}");
+      },
+    });
+
   it("outlines, fills slides, writes topics, and repairs a malformed answer", async () => {
-    const answers = [
-      text('{"name": "Northwind", "slides": ['), // cut off: repaired on the next try
-      text(
+    const model = router({
+      outline: [
+        '{"name": "Northwind", "slides": [', // cut off: repaired on the next try
         JSON.stringify({
           name: "Northwind review",
           summary: "Where it stands.",
@@ -60,12 +74,13 @@ describe("LLM composer", () => {
             { layout: "bullets", title: "Facts", brief: "Revenue" },
           ],
         }),
-      ),
-      text(JSON.stringify({ placeholders: { title: "Northwind review" } })),
-      text(JSON.stringify({ placeholders: { title: "Facts", body: "Annual revenue $420M" } })),
-      text(JSON.stringify({ topics: [{ topic: "Renewal", details: "Timing" }] })),
-    ];
-    const model = new MockLanguageModelV3({ doGenerate: async () => answers.shift() ?? text("{}") });
+      ],
+      slide: [
+        JSON.stringify({ placeholders: { title: "Northwind review" } }),
+        JSON.stringify({ placeholders: { title: "Facts", body: "Annual revenue $420M" } }),
+      ],
+      topics: [JSON.stringify({ topics: [{ topic: "Renewal", details: "Timing" }] })],
+    });
     let reported: LlmUsage | undefined;
     const compose = createLlmComposer({ model, timeoutMs: 5_000, concurrency: 1 }, (u) => (reported = u));
     const deck = await compose(
@@ -85,35 +100,36 @@ describe("LLM composer", () => {
     ]);
     expect(reported).toEqual({ calls: 5, inputTokens: 500, outputTokens: 100 });
     // The repair prompt told the model what was wrong.
-    const repair = JSON.stringify(model.doGenerateCalls[1]?.prompt);
-    expect(repair).toContain("That answer cannot be used: it is not valid JSON");
+    expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).toContain(
+      "That answer cannot be used: it is not valid JSON",
+    );
   });
 
   it("sends a slide that breaks the layout back with the catalog's message", async () => {
-    const answers = [
-      text(
+    const model = router({
+      outline: [
         JSON.stringify({
           name: "D",
           summary: "S",
           slides: [{ layout: "bar-chart", title: "Pipeline", brief: "" }],
         }),
-      ),
-      text(JSON.stringify({ placeholders: { title: "Pipeline", chart: "just words" } })),
-      text(
+      ],
+      slide: [
+        JSON.stringify({ placeholders: { title: "Pipeline", chart: "just words" } }),
         JSON.stringify({ placeholders: { title: "Pipeline", chart: "Proposal: $300K\nNegotiation: $250K" } }),
-      ),
-      text(JSON.stringify({ topics: [] })),
-    ];
-    const model = new MockLanguageModelV3({ doGenerate: async () => answers.shift() ?? text("{}") });
+      ],
+      topics: [JSON.stringify({ topics: [] })],
+    });
     const deck = await createLlmComposer({ model, timeoutMs: 5_000, concurrency: 2 })(
       { instructions: "x", templateId: "general", themeId: "clean" },
       research,
       signal,
     );
     expect(deck.slides[0]?.placeholders.chart).toBe("Proposal: $300K\nNegotiation: $250K");
-    expect(JSON.stringify(model.doGenerateCalls[2]?.prompt)).toMatch(
-      /That answer cannot be used: slide 1 \(bar-chart\): \\"chart\\" line 1 should be/,
-    );
+    const repair = model.doGenerateCalls
+      .map((c) => JSON.stringify(c.prompt))
+      .find((p) => p.includes("That answer cannot be used"));
+    expect(repair).toMatch(/slide 1 \(bar-chart\): \\"chart\\" line 1 should be/);
   });
 
   it("fails with a reason after the repairs run out", async () => {
