@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from "../../test/app.ts";
 import { chromiumMissing, launchBrowser } from "../../test/browser.ts";
 import { createTenant, createUser, deck } from "../../test/factories.ts";
 import { allLayoutsDeck } from "../../test/fixtures/all-layouts-deck.ts";
+import { loadDemoData } from "../entities/demo-loader.ts";
 
 const fixture = {
   name: allLayoutsDeck.name,
@@ -119,6 +120,7 @@ describe.skipIf(chromiumMissing)("viewer in Chromium", () => {
   let browser: Browser;
   let base: string;
   let deckId: string;
+  let workspaceId: string;
   let page: Page;
   const password = "correct horse battery";
 
@@ -129,6 +131,7 @@ describe.skipIf(chromiumMissing)("viewer in Chromium", () => {
     const user = await createUser(t.c, "viewer");
     const ws = await t.c.workspaces.create({ name: "Sales", plan: "pro" }, user.id);
     deckId = (await t.c.presentationRepository.insert(ws.id, fixture)).id;
+    workspaceId = ws.id;
     browser = await launchBrowser();
     const context = await browser.newContext({
       viewport: { width: 1280, height: 800 },
@@ -202,6 +205,28 @@ describe.skipIf(chromiumMissing)("viewer in Chromium", () => {
     const topics = await page.textContent("#topics");
     expect(topics).toContain("Support response times");
     expect(topics).toContain("Globex evaluation");
+  });
+
+  it("shows a deck generated from the workspace's data", async () => {
+    const owner = await t.c.workspaces.operatorActor(workspaceId);
+    await loadDemoData(t.c.entities, owner);
+    const { body } = await t.c.generation.generate(
+      owner,
+      { instructions: "Account review for Northwind Health", templateId: "account-review" },
+      { respondAsync: true },
+    );
+    await t.c.generation.run(body.presentationId);
+    const deck = await t.c.presentations.get(owner, body.presentationId);
+    expect(deck.status).toBe("ready");
+    await page.goto(`${base}/p/${body.presentationId}`);
+    expect(await page.textContent("#deck-name")).toBe("Northwind Health: Account Review");
+    expect(await page.locator(".frame").count()).toBe(deck.slides.length);
+    expect(await counter()).toBe(`1 / ${deck.slides.length}`);
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    expect(await page.textContent(".frame:not([hidden])")).toContain("Annual revenue");
+    expect(await page.textContent("#topics")).toContain(deck.discussionTopics[0]?.topic ?? "");
+    await page.goto(`${base}/p/${deckId}`);
   });
 
   it("downloads the PPTX and the PDF from the export buttons", async () => {

@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../../test/cli.ts";
+import { deckWriter, startFakeLlm } from "../../test/fake-llm.ts";
+import { freePort } from "../../test/postgres-cluster.ts";
+import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
+
+// The real `decksmith serve` process, killed with SIGKILL while a language model is writing a
+// deck, then started again: the deck must end ready or failed, never stay generating.
+
+describe("a server killed mid-generation", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-kill-"));
+  let server: RunningServer | undefined;
+  afterAll(async () => {
+    await server?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("leaves no deck generating once it runs again", async () => {
+    const llm = await startFakeLlm(deckWriter({ delayMs: 10_000 })); // slow: the kill lands mid-call
+    const port = await freePort();
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR,
+    };
+    server = await startServer(
+      { ...env, LLM_PROVIDER: "openai-compatible", LLM_BASE_URL: llm.url, LLM_MODEL: "slow" },
+      ["--json"],
+    );
+    const ready = JSON.parse(
+      server
+        .output()
+        .split("\n")
+        .find((l) => l.includes('"status":"ready"')) as string,
+    );
+    const headers = {
+      authorization: `Bearer ${ready.demo.apiKey}`,
+      "x-workspace-id": ready.demo.workspaceId,
+      "content-type": "application/json",
+    };
+    const base = `http://127.0.0.1:${port}`;
+
+    const res = await fetch(`${base}/v1/presentations/generate`, {
+      method: "POST",
+      headers: { ...headers, prefer: "respond-async" },
+      body: JSON.stringify({
+        instructions: "Make a deck about our hiring plan. Cover roles, budget and timeline.",
+      }),
+    });
+    expect(res.status).toBe(202);
+    const { presentationId } = await res.json();
+    // The worker has claimed the deck and is waiting for the model.
+    await expect.poll(() => llm.requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    server.child.kill("SIGKILL");
+    await new Promise((r) => server?.child.once("exit", r));
+    await llm.close();
+
+    // Started again without a language model: the built-in composer finishes the deck.
+    server = await startServer(env);
+    const status = async () =>
+      (await (await fetch(`${base}/v1/presentations/${presentationId}`, { headers })).json()).status;
+    await expect.poll(status, { timeout: 15_000 }).toBe("ready");
+    const deck = await (await fetch(`${base}/v1/presentations/${presentationId}`, { headers })).json();
+    expect(deck.slides.map((s: { placeholders: { title?: string } }) => s.placeholders.title)).toEqual(
+      expect.arrayContaining(["Roles", "Budget", "Timeline"]),
+    );
+  }, 60_000);
+});
