@@ -14,8 +14,8 @@ export const SUPPORTED_FORMS = [
   "add a slide about <subject> [at position <n> | after slide <n> | before slide <n> | at the start | at the end]",
   "remove slide <n> (or slides <n> and <m>)",
   "move slide <n> to position <m> | to the start | to the end | after slide <m> | before slide <m>",
-  "change slide <n> to a <layout> slide (layouts: " + layouts.map((l) => l.name).join(", ") + ")",
-  "switch the theme to <theme> (" + themes.map((t) => t.name).join(", ") + ")",
+  `change slide <n> to a <layout> slide (layouts: ${layouts.map((l) => l.name).join(", ")})`,
+  `switch the theme to <theme> (${themes.map((t) => t.name).join(", ")})`,
   "shorten the bullets [on slide <n>]",
   "expand the bullets [on slide <n>]",
   "refresh the numbers (from the latest entity data)",
@@ -114,7 +114,7 @@ function slideRef(text: string): SlideRef | undefined {
 }
 
 const SLIDE = String.raw`(slide\s+#?\d{1,2}|the\s+\w+\s+slide)`;
-const VALUE = String.raw`(.+)`;
+const VALUE = "(.+)";
 
 function position(text: string | undefined): Extract<Intent, { kind: "moveSlide" }>["to"] | undefined {
   if (!text) return undefined;
@@ -279,16 +279,21 @@ const RULES: Rule[] = [
   }),
 ];
 
+function firstIntent(clause: string): Intent | undefined {
+  for (const r of RULES) {
+    const m = r.pattern.exec(clause);
+    const intent = m ? r.intent(m) : undefined;
+    if (intent) return intent;
+  }
+  return undefined;
+}
+
 /** Each clause as an intent, or the clauses no form matched. */
 export function parseEdit(instructions: string): { intents: Intent[]; unknown: string[] } {
   const intents: Intent[] = [];
   const unknown: string[] = [];
   for (const clause of clauses(instructions)) {
-    let found: Intent | undefined;
-    for (const r of RULES) {
-      const m = r.pattern.exec(clause);
-      if (m && (found = r.intent(m))) break;
-    }
+    const found = firstIntent(clause);
     if (found) intents.push(found);
     else unknown.push(clause);
   }
