@@ -1,0 +1,91 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, type RunningServer, runCli, startServer } from "../../test/cli.ts";
+import { type Cluster, freePort, startCluster } from "../../test/postgres-cluster.ts";
+import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
+import { openDatabase } from "../storage/db.ts";
+
+// Scaled out on PostgreSQL: `serve --no-worker` takes the request, a separate `decksmith worker`
+// process generates the deck.
+
+const cluster = await startCluster();
+const skipped = "skipped" in cluster ? cluster.skipped : undefined;
+if (skipped) console.warn(`[worker e2e] skipped: ${skipped}`);
+
+describe.skipIf(skipped)("decksmith worker beside serve --no-worker", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-worker-"));
+  let server: RunningServer | undefined;
+  let env: Record<string, string>;
+  let worker: ReturnType<typeof spawn> | undefined;
+
+  beforeAll(async () => {
+    const c = cluster as Cluster;
+    const admin = await openDatabase({ kind: "postgres", url: c.url("postgres"), maxConnections: 1 });
+    await admin.query("create database scaled");
+    await admin.close();
+    env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: c.url("scaled"),
+      LOG_LEVEL: "warn",
+      EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR,
+    };
+  });
+  afterAll(async () => {
+    worker?.kill("SIGTERM");
+    await server?.stop();
+    (cluster as Cluster).stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("validates its options", async () => {
+    const res = await runCli(["worker", "--concurrency", "0"], env);
+    expect(res.code).toBe(1);
+    expect(res.stdout + res.stderr).toMatch(/--concurrency must be a whole number from 1 to 64/);
+  });
+
+  it("generates what the API queued", async () => {
+    const port = await freePort();
+    server = await startServer({ ...env, PORT: String(port) }, ["--json", "--no-worker"]);
+    const ready = JSON.parse(
+      server
+        .output()
+        .split("\n")
+        .find((l) => l.includes('"status":"ready"')) as string,
+    );
+    const headers = {
+      authorization: `Bearer ${ready.demo.apiKey}`,
+      "x-workspace-id": ready.demo.workspaceId,
+      "content-type": "application/json",
+    };
+    const base = `http://127.0.0.1:${port}`;
+    const res = await fetch(`${base}/v1/presentations/generate`, {
+      method: "POST",
+      headers: { ...headers, prefer: "respond-async" },
+      body: JSON.stringify({
+        instructions: "Account review for Northwind Health",
+        templateId: "account-review",
+      }),
+    });
+    expect(res.status).toBe(202);
+    const { presentationId } = await res.json();
+    const status = async () =>
+      (await (await fetch(`${base}/v1/presentations/${presentationId}`, { headers })).json()).status;
+    // No worker yet: the job waits in the database.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await status()).toBe("generating");
+
+    worker = spawn(process.execPath, [BIN, "worker", "--concurrency", "2"], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    worker.stdout?.on("data", (d) => (output += d));
+    await expect
+      .poll(() => output, { timeout: 20_000 })
+      .toMatch(/worker ready: 2 generations at once \(postgres\)/);
+    await expect.poll(status, { timeout: 20_000 }).toBe("ready");
+  }, 60_000);
+});
