@@ -65,3 +65,35 @@ export function startServer(
     });
   });
 }
+
+/** The demo account a first `serve --json` printed, as an HTTP client of that server. */
+export function demoClient(server: RunningServer, port: number) {
+  const line = server
+    .output()
+    .split("\n")
+    .find((l) => l.includes('"status":"ready"'));
+  const { demo } = JSON.parse(line ?? "{}");
+  if (!demo) throw new Error(`no demo account in the server's output:\n${server.output()}`);
+  const base = `http://127.0.0.1:${port}`;
+  const headers = {
+    authorization: `Bearer ${demo.apiKey}`,
+    "x-workspace-id": demo.workspaceId,
+    "content-type": "application/json",
+  };
+  const getDeck = async (id: string) => (await fetch(`${base}/v1/presentations/${id}`, { headers })).json();
+  return {
+    base,
+    headers,
+    getDeck,
+    status: async (id: string) => (await getDeck(id)).status as string,
+    /** POST /generate with Prefer: respond-async: the HTTP status and the presentation id. */
+    async generateAsync(body: object) {
+      const res = await fetch(`${base}/v1/presentations/generate`, {
+        method: "POST",
+        headers: { ...headers, prefer: "respond-async" },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, presentationId: (await res.json()).presentationId as string };
+    },
+  };
+}

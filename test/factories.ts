@@ -1,4 +1,5 @@
 import type { Container } from "../src/container.ts";
+import { loadDemoData } from "../src/entities/demo-loader.ts";
 import type { NewDeck } from "../src/presentations/presentation-repository.ts";
 import type { Plan, Role } from "../src/storage/schema.ts";
 
@@ -48,4 +49,15 @@ export function deck(overrides: Partial<NewDeck> = {}, slideCount = 3): NewDeck 
     discussionTopics: [{ topic: "Renewal", details: "Discuss renewal timing", notes: "Ask about budget" }],
     ...overrides,
   };
+}
+
+/** A tenant whose workspace holds the demo CRM, and its Actor. */
+export async function createDemoTenant(c: Container) {
+  const tenant = await createTenant(c);
+  const actor = await c.workspaces.resolveActor(
+    { userId: tenant.user.id, via: "api_key" },
+    tenant.workspace.id,
+  );
+  await loadDemoData(c.entities, actor);
+  return { ...tenant, actor };
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../test/cli.ts";
+import { demoClient, type RunningServer, startServer } from "../../test/cli.ts";
 import { deckWriter, startFakeLlm } from "../../test/fake-llm.ts";
 import { freePort } from "../../test/postgres-cluster.ts";
 import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
@@ -31,28 +31,11 @@ describe("a server killed mid-generation", () => {
       { ...env, LLM_PROVIDER: "openai-compatible", LLM_BASE_URL: llm.url, LLM_MODEL: "slow" },
       ["--json"],
     );
-    const ready = JSON.parse(
-      server
-        .output()
-        .split("\n")
-        .find((l) => l.includes('"status":"ready"')) as string,
-    );
-    const headers = {
-      authorization: `Bearer ${ready.demo.apiKey}`,
-      "x-workspace-id": ready.demo.workspaceId,
-      "content-type": "application/json",
-    };
-    const base = `http://127.0.0.1:${port}`;
-
-    const res = await fetch(`${base}/v1/presentations/generate`, {
-      method: "POST",
-      headers: { ...headers, prefer: "respond-async" },
-      body: JSON.stringify({
-        instructions: "Make a deck about our hiring plan. Cover roles, budget and timeline.",
-      }),
+    const client = demoClient(server, port);
+    const { status: code, presentationId } = await client.generateAsync({
+      instructions: "Make a deck about our hiring plan. Cover roles, budget and timeline.",
     });
-    expect(res.status).toBe(202);
-    const { presentationId } = await res.json();
+    expect(code).toBe(202);
     // The worker has claimed the deck and is waiting for the model.
     await expect.poll(() => llm.requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
     server.child.kill("SIGKILL");
@@ -61,10 +44,8 @@ describe("a server killed mid-generation", () => {
 
     // Started again without a language model: the built-in composer finishes the deck.
     server = await startServer(env);
-    const status = async () =>
-      (await (await fetch(`${base}/v1/presentations/${presentationId}`, { headers })).json()).status;
-    await expect.poll(status, { timeout: 15_000 }).toBe("ready");
-    const deck = await (await fetch(`${base}/v1/presentations/${presentationId}`, { headers })).json();
+    await expect.poll(() => client.status(presentationId), { timeout: 15_000 }).toBe("ready");
+    const deck = await client.getDeck(presentationId);
     expect(deck.slides.map((s: { placeholders: { title?: string } }) => s.placeholders.title)).toEqual(
       expect.arrayContaining(["Roles", "Budget", "Timeline"]),
     );

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, type RunningServer, runCli, startServer } from "../../test/cli.ts";
+import { BIN, demoClient, type RunningServer, runCli, startServer } from "../../test/cli.ts";
 import { type Cluster, freePort, startCluster } from "../../test/postgres-cluster.ts";
 import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
 import { openDatabase } from "../storage/db.ts";
@@ -49,33 +49,15 @@ describe.skipIf(skipped)("decksmith worker beside serve --no-worker", () => {
   it("generates what the API queued", async () => {
     const port = await freePort();
     server = await startServer({ ...env, PORT: String(port) }, ["--json", "--no-worker"]);
-    const ready = JSON.parse(
-      server
-        .output()
-        .split("\n")
-        .find((l) => l.includes('"status":"ready"')) as string,
-    );
-    const headers = {
-      authorization: `Bearer ${ready.demo.apiKey}`,
-      "x-workspace-id": ready.demo.workspaceId,
-      "content-type": "application/json",
-    };
-    const base = `http://127.0.0.1:${port}`;
-    const res = await fetch(`${base}/v1/presentations/generate`, {
-      method: "POST",
-      headers: { ...headers, prefer: "respond-async" },
-      body: JSON.stringify({
-        instructions: "Account review for Northwind Health",
-        templateId: "account-review",
-      }),
+    const client = demoClient(server, port);
+    const { status: code, presentationId } = await client.generateAsync({
+      instructions: "Account review for Northwind Health",
+      templateId: "account-review",
     });
-    expect(res.status).toBe(202);
-    const { presentationId } = await res.json();
-    const status = async () =>
-      (await (await fetch(`${base}/v1/presentations/${presentationId}`, { headers })).json()).status;
+    expect(code).toBe(202);
     // No worker yet: the job waits in the database.
     await new Promise((r) => setTimeout(r, 500));
-    expect(await status()).toBe("generating");
+    expect(await client.status(presentationId)).toBe("generating");
 
     worker = spawn(process.execPath, [BIN, "worker", "--concurrency", "2"], {
       env: { ...process.env, ...env },
@@ -86,6 +68,6 @@ describe.skipIf(skipped)("decksmith worker beside serve --no-worker", () => {
     await expect
       .poll(() => output, { timeout: 20_000 })
       .toMatch(/worker ready: 2 generations at once \(postgres\)/);
-    await expect.poll(status, { timeout: 20_000 }).toBe("ready");
+    await expect.poll(() => client.status(presentationId), { timeout: 20_000 }).toBe("ready");
   }, 60_000);
 });

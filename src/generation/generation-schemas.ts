@@ -4,14 +4,17 @@ import { DEFAULT_TEMPLATE_ID } from "../catalog/templates.ts";
 import { DEFAULT_THEME_ID } from "../catalog/themes.ts";
 import { presentationStatusSchema } from "../presentations/presentation-schemas.ts";
 
+const instructions = (description: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(20_000, "is longer than 20,000 characters")
+    .describe(description);
+
 export const generateInputSchema = z
   .object({
-    instructions: z
-      .string()
-      .trim()
-      .min(1, "is required")
-      .max(20_000, "is longer than 20,000 characters")
-      .describe("What the deck is for, in your words: subject, audience, what to cover"),
+    instructions: instructions("What the deck is for, in your words: subject, audience, what to cover"),
     templateId: z
       .string()
       .default(DEFAULT_TEMPLATE_ID)
@@ -65,12 +68,7 @@ export type GenerateResult = z.output<typeof generateResultSchema>;
 
 export const editInputSchema = z
   .object({
-    instructions: z
-      .string()
-      .trim()
-      .min(1, "is required")
-      .max(20_000, "is longer than 20,000 characters")
-      .describe('What to change, e.g. "rename the deck to Q3 review and remove slide 4"'),
+    instructions: instructions('What to change, e.g. "rename the deck to Q3 review and remove slide 4"'),
   })
   .strict();
 

@@ -1,22 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/app.ts";
 import { engineUnavailable } from "../../../test/database.ts";
-import { createTenant } from "../../../test/factories.ts";
-import { loadDemoData } from "../../entities/demo-loader.ts";
+import { createDemoTenant, createTenant } from "../../../test/factories.ts";
 import { createSweeper } from "../../jobs/sweeper.ts";
 import { startWorker } from "../../jobs/worker.ts";
 
 describe.skipIf(engineUnavailable)("generate and stop", () => {
   let t: TestApp;
-  let tenant: Awaited<ReturnType<typeof createTenant>>;
+  let tenant: Awaited<ReturnType<typeof createDemoTenant>>;
 
   beforeAll(async () => {
     t = await createTestApp({}, undefined, { worker: true });
-    tenant = await createTenant(t.c);
-    await loadDemoData(
-      t.c.entities,
-      await t.c.workspaces.resolveActor({ userId: tenant.user.id, via: "api_key" }, tenant.workspace.id),
-    );
+    tenant = await createDemoTenant(t.c);
   });
   afterAll(() => t.close());
 
