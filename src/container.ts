@@ -7,8 +7,9 @@ import { createEmbedder } from "./entities/create-embedder.ts";
 import type { Embedder } from "./entities/embedder.ts";
 import { createEntityRepository } from "./entities/entity-repository.ts";
 import { createEntityService } from "./entities/entity-service.ts";
+import { createEventBus } from "./events/event-bus.ts";
+import { createEventRepository } from "./events/event-repository.ts";
 import { createAgent } from "./generation/agent.ts";
-import { createDeckEvents } from "./generation/deck-events.ts";
 import { createEditingService } from "./generation/editing-service.ts";
 import { createGenerationService } from "./generation/generation-service.ts";
 import { workspaceReader } from "./generation/workspace-reader.ts";
@@ -53,13 +54,14 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
     vectorIndex: database.vector,
   });
   const queue = createQueue(database, (line) => log.warn(line));
-  const events = createDeckEvents();
+  const eventRepository = createEventRepository(db);
+  const bus = createEventBus(database, eventRepository, (msg, err) => log.warn({ err }, msg));
   const agent = createAgent(config, log);
   const generation = createGenerationService({
     lifecycle,
     presentations,
     queue,
-    events,
+    bus,
     composer: agent.composer,
     languages: agent.languages,
     readerFor: async (workspaceId) =>
@@ -73,17 +75,18 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
     lifecycle,
     editor: agent.editor,
     composer: agent.composer,
-    events,
+    bus,
     readerFor: (actor) => workspaceReader(actor, { entities, entityRepository }),
     timeoutMs: config.generation.timeoutMs,
   });
   return {
     log,
     agent,
+    bus,
+    eventRepository,
     lifecycle,
     editing,
     queue,
-    events,
     generation,
     users: createUserService({ db }),
     apiKeys: createApiKeyService({ db, cache: createReadCache({ enabled: exclusive }) }),
@@ -97,6 +100,8 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
       blobs: createFileBlobStore(path.join(config.storage.dataDir, "blobs")),
       signer: createDownloadSigner(loadSigningSecret(config.storage.dataDir, config.signingSecret), now),
       renderer,
+      onRendered: (actor, id, format) =>
+        bus.publish(actor.workspaceId, id, { type: "export.ready", data: { format } }),
       publicUrl: config.http.publicUrl,
     }),
     entityRepository,
@@ -119,6 +124,7 @@ export async function createContainer(
     const services = wire(config, db, embedder, options.now ?? Date.now, logger);
     const close = async () => {
       await services.queue.stop();
+      await services.bus.close();
       await services.renderer.close();
       await db.close();
     };

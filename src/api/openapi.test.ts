@@ -48,6 +48,7 @@ describe.skipIf(engineUnavailable)("OpenAPI document", () => {
         "POST /v1/presentations/{presentationId}/stop",
         "POST /v1/presentations/{presentationId}/edit",
         "GET /v1/presentations/{presentationId}/revisions",
+        "GET /v1/presentations/{presentationId}/events",
         "POST /v1/presentations/{presentationId}/revisions/{number}/restore",
         "GET /downloads",
       ].sort(),

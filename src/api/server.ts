@@ -99,7 +99,15 @@ export async function buildServer(c: Container): Promise<FastifyInstance> {
   await app.register(presentationRoutes({ auth, presentations: c.presentations }));
   await app.register(entityRoutes({ auth, entities: c.entities }));
   await app.register(exportRoutes({ auth, exports: c.exports }));
-  await app.register(generationRoutes({ auth, generation: c.generation, editing: c.editing }));
+  await app.register(
+    generationRoutes({
+      auth,
+      generation: c.generation,
+      editing: c.editing,
+      presentations: c.presentations,
+      bus: c.bus,
+    }),
+  );
   await app.register(webRoutes(c));
 
   app.get("/openapi.json", { schema: { hide: true }, config: { rateLimit: false } }, async () =>

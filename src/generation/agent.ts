@@ -23,7 +23,7 @@ export type Agent = {
 export function createAgent(config: Config, log: Logger): Agent {
   if (!config.llm) {
     return {
-      composer: (request, reader) => composeOffline(request, reader),
+      composer: (request, reader, _signal, progress) => composeOffline(request, reader, progress),
       editor: { replayable: true, edit: (env, instructions) => editOffline(env, instructions) },
       languages: {
         pattern: OFFLINE_LANGUAGES,

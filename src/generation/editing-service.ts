@@ -1,5 +1,6 @@
 import type { Actor } from "../auth/actor.ts";
 import { AppError, notFound, parseInput } from "../errors.ts";
+import type { EventBus } from "../events/event-bus.ts";
 import { ID_PATTERN } from "../ids.ts";
 import type { LifecycleRepository } from "../presentations/lifecycle-repository.ts";
 import type {
@@ -10,7 +11,6 @@ import { parseSlides } from "../rendering/layouts.ts";
 import type { DeckSnapshot } from "../storage/schema.ts";
 import { requireRole } from "../workspaces/workspace-service.ts";
 import { DeckDraft } from "./deck-draft.ts";
-import type { DeckEvents } from "./deck-events.ts";
 import type { Research } from "./deck-tools.ts";
 import { type EditResult, editInputSchema } from "./generation-schemas.ts";
 import type { DeckComposer } from "./generation-service.ts";
@@ -36,7 +36,7 @@ type Deps = {
   lifecycle: LifecycleRepository;
   editor: DeckEditor;
   composer: DeckComposer;
-  events: DeckEvents;
+  bus: EventBus;
   readerFor(actor: Actor): WorkspaceReader & Research;
   timeoutMs: number;
 };
@@ -112,7 +112,10 @@ export function createEditingService(deps: Deps) {
           },
         );
         if (revision !== undefined) {
-          deps.events.settled(row.id);
+          await deps.bus.publish(actor.workspaceId, row.id, {
+            type: "presentation.updated",
+            data: { revision, kind: "edit", changes: draft.changes },
+          });
           return { status: "updated", changesApplied: draft.changes, revision };
         }
         if (!deps.editor.replayable) break;
@@ -161,7 +164,10 @@ export function createEditingService(deps: Deps) {
       if (revision === undefined) {
         throw new AppError("conflict", "The presentation changed while restoring; read it again and retry");
       }
-      deps.events.settled(row.id);
+      await deps.bus.publish(actor.workspaceId, row.id, {
+        type: "presentation.updated",
+        data: { revision, kind: "restore", changes },
+      });
       return { status: "updated", changesApplied: changes, revision };
     },
   };

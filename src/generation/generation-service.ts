@@ -1,6 +1,7 @@
 import type { Actor } from "../auth/actor.ts";
 import { findTemplate } from "../catalog/catalog.ts";
 import { AppError, notFound, parseInput } from "../errors.ts";
+import type { EventBus } from "../events/event-bus.ts";
 import { ID_PATTERN } from "../ids.ts";
 import type { Queue } from "../jobs/queue.ts";
 import type { LifecycleRepository } from "../presentations/lifecycle-repository.ts";
@@ -9,7 +10,7 @@ import { parseSlides } from "../rendering/layouts.ts";
 import type { GenerationRequest } from "../storage/schema.ts";
 import { requireRole } from "../workspaces/workspace-service.ts";
 import type { Draft } from "./deck-draft.ts";
-import type { DeckEvents } from "./deck-events.ts";
+import { waitUntilSettled } from "./deck-events.ts";
 import type { Research } from "./deck-tools.ts";
 import { type GenerateResult, generateInputSchema } from "./generation-schemas.ts";
 import type { WorkspaceReader } from "./offline/composer.ts";
@@ -26,7 +27,14 @@ export type DeckComposer = (
   request: GenerationRequest,
   reader: WorkspaceReader & Research,
   signal: AbortSignal,
+  progress?: ComposeProgress,
 ) => Promise<Draft>;
+
+/** What a composer reports while it works: the outline, then each slide as it is written. */
+export type ComposeProgress = {
+  outline(titles: string[]): void;
+  slide(n: number, of: number, title: string): void;
+};
 
 export type GenerationSettings = {
   /** How long a generate call waits for the deck before answering 202. */
@@ -43,7 +51,7 @@ type Deps = {
   lifecycle: LifecycleRepository;
   presentations: PresentationService;
   queue: Pick<Queue, "send">;
-  events: DeckEvents;
+  bus: EventBus;
   composer: DeckComposer;
   /** Languages the composer writes, when it cannot write every language. */
   languages?: { pattern: RegExp; hint: string };
@@ -117,17 +125,14 @@ export function createGenerationService(deps: Deps) {
         generation: request,
       });
       deps.log.info({ presentationId: id, templateId: request.templateId }, "generation requested");
+      await deps.bus.publish(actor.workspaceId, id, { type: "status", data: { status: "generating" } });
       await deps.queue.send(
         GENERATE_QUEUE,
         { presentationId: id },
         { expireInSeconds: Math.ceil((settings.timeoutMs * 2) / 1000) },
       );
       if (!options.respondAsync && settings.waitMs > 0) {
-        await deps.events.wait(
-          id,
-          settings.waitMs,
-          async () => (await deps.presentations.get(actor, id)).status !== "generating",
-        );
+        await waitUntilSettled(deps.bus, actor.workspaceId, id, settings.waitMs);
       }
       const body = await result(actor, id);
       return { settled: body.status !== "generating", body };
@@ -143,10 +148,22 @@ export function createGenerationService(deps: Deps) {
       }, settings.leaseMs / 3);
       try {
         const reader = await deps.readerFor(claim.workspaceId);
+        // Progress is published in order, without holding up the composer.
+        let published = Promise.resolve();
+        const report = (event: Parameters<EventBus["publish"]>[2]) => {
+          published = published.then(
+            async () => void (await deps.bus.publish(claim.workspaceId, claim.id, event)),
+          );
+        };
+        const progress: ComposeProgress = {
+          outline: (titles) => report({ type: "outline", data: { slideCount: titles.length, titles } }),
+          slide: (n, of, title) => report({ type: "slide", data: { n, of, title } }),
+        };
         const draft = await withTimeout(
-          (signal) => deps.composer(claim.generation, reader, signal),
+          (signal) => deps.composer(claim.generation, reader, signal, progress),
           settings.timeoutMs,
         );
+        await published;
         parseSlides(draft.slides.map((s, index) => ({ index, ...s })));
         const template = findTemplate(claim.generation.templateId)?.name ?? claim.generation.templateId;
         const revision = await lifecycle.commit(
@@ -162,17 +179,27 @@ export function createGenerationService(deps: Deps) {
           },
         );
         const ms = Math.round(performance.now() - started);
-        if (revision === undefined)
+        if (revision === undefined) {
           deps.log.info({ presentationId, ms }, "generation discarded: the deck was stopped or taken over");
-        else deps.log.info({ presentationId, ms, slides: draft.slides.length }, "generation ready");
+        } else {
+          deps.log.info({ presentationId, ms, slides: draft.slides.length }, "generation ready");
+          await deps.bus.publish(claim.workspaceId, claim.id, {
+            type: "presentation.ready",
+            data: { revision, slideCount: draft.slides.length },
+          });
+        }
       } catch (err) {
         const reason = failureReason(err);
         if (!(err instanceof AppError)) deps.log.error({ presentationId, err }, "generation crashed");
-        await lifecycle.fail(claim.id, reason, claim.token);
+        if (await lifecycle.fail(claim.id, reason, claim.token)) {
+          await deps.bus.publish(claim.workspaceId, claim.id, {
+            type: "presentation.failed",
+            data: { reason },
+          });
+        }
         deps.log.warn({ presentationId, reason }, "generation failed");
       } finally {
         clearInterval(heartbeat);
-        deps.events.settled(presentationId);
       }
     },
 
@@ -188,7 +215,7 @@ export function createGenerationService(deps: Deps) {
           `The presentation is ${now.status}; only a generating presentation can be stopped`,
         );
       }
-      deps.events.settled(deck.id);
+      await deps.bus.publish(actor.workspaceId, deck.id, { type: "presentation.stopped", data: {} });
       return result(actor, deck.id);
     },
 

@@ -1,3 +1,4 @@
+import type { EventBus } from "../events/event-bus.ts";
 import { GENERATE_QUEUE } from "../generation/generation-service.ts";
 import type { LifecycleRepository } from "../presentations/lifecycle-repository.ts";
 import type { Queue } from "./queue.ts";
@@ -9,6 +10,7 @@ import type { Queue } from "./queue.ts";
 export function createSweeper(deps: {
   lifecycle: LifecycleRepository;
   queue: Pick<Queue, "send">;
+  bus: Pick<EventBus, "publish">;
   maxAttempts: number;
   unclaimedMs: number;
   log: { warn(obj: object, msg: string): void };
@@ -25,7 +27,13 @@ export function createSweeper(deps: {
       for (const deck of decks) {
         if (deck.attempts >= deps.maxAttempts) {
           const reason = `Generation was interrupted ${deck.attempts} times (its worker stopped); generate the presentation again`;
-          if (await deps.lifecycle.fail(deck.id, reason)) failed++;
+          if (await deps.lifecycle.fail(deck.id, reason)) {
+            failed++;
+            await deps.bus.publish(deck.workspaceId, deck.id, {
+              type: "presentation.failed",
+              data: { reason },
+            });
+          }
           deps.log.warn({ presentationId: deck.id, attempts: deck.attempts }, "generation abandoned");
           continue;
         }

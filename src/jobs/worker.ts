@@ -11,6 +11,7 @@ export async function startWorker(c: Container, options: { concurrency: number }
   const sweeper = createSweeper({
     lifecycle: c.lifecycle,
     queue: c.queue,
+    bus: c.bus,
     maxAttempts: c.config.generation.maxAttempts,
     unclaimedMs: 60_000,
     log: c.log,

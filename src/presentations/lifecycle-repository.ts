@@ -237,8 +237,8 @@ export function createLifecycleRepository(db: Db, reads: Pick<ReadCache<unknown>
       return db
         .select({
           id: presentations.id,
+          workspaceId: presentations.workspaceId,
           attempts: presentations.attempts,
-          leased: sql<boolean>`${presentations.leaseToken} is not null`,
         })
         .from(presentations)
         .where(

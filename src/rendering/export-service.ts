@@ -42,15 +42,18 @@ export function createExportService(deps: {
   blobs: BlobStore;
   signer: DownloadSigner;
   renderer: Pick<Renderer, "render">;
+  /** Announces a newly rendered file (export.ready). */
+  onRendered?: (actor: Actor, presentationId: string, format: ExportFormat) => Promise<unknown>;
   publicUrl: string;
 }) {
   // Concurrent exports of the same deck version share one render.
   const inFlight = new Map<string, Promise<void>>();
-  const renderOnce = (key: string, work: () => Promise<Buffer>) => {
+  const renderOnce = (key: string, work: () => Promise<Buffer>, stored: () => Promise<unknown>) => {
     let pending = inFlight.get(key);
     if (!pending) {
       pending = work()
         .then((bytes) => deps.blobs.put(key, bytes))
+        .then(async () => void (await stored()))
         .finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
     }
@@ -71,7 +74,11 @@ export function createExportService(deps: {
       const version = new Date(deck.updatedAt).getTime();
       const key = `exports/${actor.workspaceId}/${deck.id}/${version}.${format}`;
       if (!(await deps.blobs.exists(key))) {
-        await renderOnce(key, () => deps.renderer.render(deck, format));
+        await renderOnce(
+          key,
+          () => deps.renderer.render(deck, format),
+          async () => deps.onRendered?.(actor, deck.id, format),
+        );
       }
       const { query, expiresAt } = deps.signer.sign(key, fileNameFor(deck.name, format));
       return {

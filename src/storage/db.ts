@@ -27,6 +27,9 @@ export type Database = {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** pg-boss's way in: parameterised statements, or several statements without parameters. */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /** LISTEN on a channel; the returned function stops listening. Reaches every process on a server. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
   migrate(): Promise<void>;
   close(): Promise<void>;
 };
@@ -102,6 +105,13 @@ async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Pr
       const results = await client.exec(text);
       return results.at(-1) ?? { rows: [] };
     },
+    listen: async (channel, onPayload) => {
+      const stop = await client.listen(channel, onPayload);
+      return () => stop();
+    },
+    notify: async (channel, payload) => {
+      await client.query("select pg_notify($1, $2)", [channel, payload]);
+    },
     migrate: () => migratePglite(db as never, { migrationsFolder }),
     close: async () => {
       clearTimeout(first);
@@ -128,6 +138,10 @@ async function openPostgres(options: { url: string; maxConnections?: number }): 
     vector: hasVector,
     query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
     executeSql: (text, values) => pool.query(text, values as unknown[]),
+    listen: (channel, onPayload) => listenOnServer(options.url, channel, onPayload),
+    notify: async (channel, payload) => {
+      await pool.query("select pg_notify($1, $2)", [channel, payload]);
+    },
     migrate: async () => {
       // Several processes may start at once against one server: one migrates, the others wait.
       const client = await pool.connect();
@@ -147,4 +161,29 @@ async function openPostgres(options: { url: string; maxConnections?: number }): 
 export async function selectRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/**
+ * LISTEN on its own connection (a pooled one would be handed to other queries), reconnecting
+ * after a dropped connection, so notifications from every process keep arriving.
+ */
+async function listenOnServer(url: string, channel: string, onPayload: (payload: string) => void) {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url });
+    c.on("notification", (n) => n.channel === channel && onPayload(n.payload ?? ""));
+    c.on("error", () => {
+      c.end().catch(() => {});
+      if (!stopped) setTimeout(() => void connect().catch(() => {}), 1_000).unref();
+    });
+    await c.connect();
+    await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => {});
+  };
 }

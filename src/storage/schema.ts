@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
+  boolean,
   check,
   customType,
   index,
@@ -256,5 +258,89 @@ export const entities = pgTable(
     index("entities_search_idx").using("gin", t.search),
     // "Everything linked to this account": contacts, opportunities and notes point at it.
     index("entities_links_idx").using("gin", t.links),
+  ],
+);
+
+/**
+ * What happened to a presentation, in order: the progress stream (SSE) reads it, resuming from
+ * any event id, and webhooks are delivered from it. Appended after the change it reports commits.
+ */
+export const presentationEvents = pgTable(
+  "presentation_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    presentationId: text("presentation_id").notNull(),
+    type: text("type").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("presentation_events_presentation_idx").on(t.presentationId, t.id)],
+);
+
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: id(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    events: text("events").array().notNull(),
+    description: text("description").notNull().default(""),
+    /** The signing secret, encrypted with a key derived from the server's signing secret. */
+    secretCiphertext: text("secret_ciphertext").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhooks_workspace_idx").on(t.workspaceId)],
+);
+
+export const deliveryStatuses = ["pending", "succeeded", "failed"] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id").notNull(),
+    eventType: text("event_type").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    status: text("status").$type<DeliveryStatus>().notNull().default("pending"),
+    attempts: jsonb("attempts")
+      .$type<{ at: string; durationMs: number; responseStatus?: number; error?: string }[]>()
+      .notNull()
+      .default([]),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt.desc().nullsFirst()),
+    check("webhook_deliveries_status_check", oneOf("status", deliveryStatuses)),
+  ],
+);
+
+/** Stored answers of requests sent with an Idempotency-Key, replayed for 24 hours. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    userId: text("user_id").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    /** False while the first request runs; a crashed one is taken over after lockedUntil. */
+    done: boolean("done").notNull().default(false),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }).notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    responseHeaders: jsonb("response_headers").$type<Record<string, string>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId, t.key] }),
+    index("idempotency_keys_created_idx").on(t.createdAt),
   ],
 );

@@ -177,6 +177,7 @@ describe.skipIf(engineUnavailable)("generate and stop", () => {
     const sweeper = createSweeper({
       lifecycle: t.c.lifecycle,
       queue: t.c.queue,
+      bus: t.c.bus,
       maxAttempts: 2,
       unclaimedMs: 60_000,
       log: t.c.log,

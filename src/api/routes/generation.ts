@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { EventBus } from "../../events/event-bus.ts";
 import type { EditingService } from "../../generation/editing-service.ts";
 import {
   editInputSchema,
@@ -10,8 +11,10 @@ import {
 } from "../../generation/generation-schemas.ts";
 import type { GenerationService } from "../../generation/generation-service.ts";
 import { presentationIdSchema } from "../../presentations/presentation-schemas.ts";
+import type { PresentationService } from "../../presentations/presentation-service.ts";
 import { type AuthHooks, actorOf } from "../auth.ts";
 import { errorResponses } from "../error-schemas.ts";
+import { eventStreams, lastEventId } from "../event-stream.ts";
 import { workspaceHeaders } from "./workspace-header.ts";
 
 const preferAsync = (prefer: string | string[] | undefined) =>
@@ -22,6 +25,8 @@ export const generationRoutes =
     auth: AuthHooks;
     generation: GenerationService;
     editing: EditingService;
+    presentations: PresentationService;
+    bus: EventBus;
   }): FastifyPluginAsyncZod =>
   async (app) => {
     const hooks = { onRequest: deps.auth.user, preHandler: deps.auth.workspace };
@@ -124,5 +129,31 @@ export const generationRoutes =
       },
       async (request) =>
         deps.editing.restore(actorOf(request), request.params.presentationId, request.params.number),
+    );
+
+    const stream = eventStreams(app, deps.bus);
+    app.get(
+      "/v1/presentations/:presentationId/events",
+      {
+        ...hooks,
+        config: { rateLimit: false },
+        schema: {
+          summary: "Follow a presentation's progress (Server-Sent Events)",
+          description:
+            "A text/event-stream of the presentation's events, oldest first, then live: status, outline, slide (n of m written), presentation.ready / failed / stopped / updated, export.ready. Each has an id; send it back as Last-Event-ID (EventSource does) or ?lastEventId= to resume after it.",
+          tags: ["presentations"],
+          headers: workspaceHeaders.extend({ "last-event-id": z.string().optional() }),
+          params,
+          querystring: z.object({ lastEventId: z.string().optional() }),
+          produces: ["text/event-stream"],
+          response: { 200: z.string().describe("text/event-stream"), ...errorResponses(404) },
+        },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const afterId = lastEventId(request);
+        const deck = await deps.presentations.get(actor, request.params.presentationId);
+        await stream(request, reply, { workspaceId: actor.workspaceId, presentationId: deck.id, afterId });
+      },
     );
   };

@@ -100,7 +100,7 @@ const layoutSpec = (name: string) => {
 };
 
 export function createLlmComposer(settings: LlmSettings, onUsage?: (usage: LlmUsage) => void): DeckComposer {
-  return async (request, reader, signal) => {
+  return async (request, reader, signal, progress) => {
     const usage = emptyUsage();
     const call: LlmCall = { model: settings.model, timeoutMs: settings.timeoutMs, signal, usage };
     const system = systemPrompt(request);
@@ -127,6 +127,8 @@ export function createLlmComposer(settings: LlmSettings, onUsage?: (usage: LlmUs
           return undefined;
         },
       });
+      progress?.outline(outline.slides.map((s) => s.title));
+      let written = 0;
       // Topics need only the outline: they are written while the slides are.
       const slidesWritten = mapLimit(
         outline.slides,
@@ -153,6 +155,7 @@ export function createLlmComposer(settings: LlmSettings, onUsage?: (usage: LlmUs
                 return problems.length ? problems.map((p) => p.message).join("; ") : undefined;
               },
             });
+            progress?.slide(++written, outline.slides.length, planned.title);
             return { layoutName: planned.layout, placeholders };
           } catch (err) {
             if (signal.aborted) throw err;
@@ -161,6 +164,7 @@ export function createLlmComposer(settings: LlmSettings, onUsage?: (usage: LlmUs
               .split(/(?<=[.!?])\s+/)
               .map((l) => clip(l, 200))
               .join("\n");
+            progress?.slide(++written, outline.slides.length, planned.title);
             return { layoutName: "bullets", placeholders: { title: planned.title, body } };
           }
         },

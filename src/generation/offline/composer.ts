@@ -3,6 +3,7 @@ import { checkSlide } from "../../rendering/layouts.ts";
 import type { GenerationRequest } from "../../storage/schema.ts";
 import type { Draft, DraftSlide } from "../deck-draft.ts";
 import type { EntityHit } from "../deck-tools.ts";
+import type { ComposeProgress } from "../generation-service.ts";
 import { type Blueprint, blueprints } from "./blueprints.ts";
 import {
   byDate,
@@ -252,7 +253,18 @@ async function composeGeneral(req: GenerationRequest, reader: WorkspaceReader): 
   };
 }
 
-export async function composeOffline(req: GenerationRequest, reader: WorkspaceReader): Promise<Draft> {
+/** Tells the progress stream about the slides, as a language model's composer does slide by slide. */
+function reportSlides(slides: DraftSlide[], progress: ComposeProgress | undefined) {
+  const titles = slides.map((s) => s.placeholders.title ?? s.placeholders.quote ?? s.layoutName);
+  progress?.outline(titles);
+  titles.forEach((title, i) => progress?.slide(i + 1, titles.length, title));
+}
+
+export async function composeOffline(
+  req: GenerationRequest,
+  reader: WorkspaceReader,
+  progress?: ComposeProgress,
+): Promise<Draft> {
   if (req.language && !OFFLINE_LANGUAGES.test(req.language.trim())) {
     throw new AppError(
       "invalid_request",
@@ -260,9 +272,14 @@ export async function composeOffline(req: GenerationRequest, reader: WorkspaceRe
     );
   }
   const blueprint = blueprints[req.templateId];
-  if (!blueprint) return composeGeneral(req, reader);
+  if (!blueprint) {
+    const deck = await composeGeneral(req, reader);
+    reportSlides(deck.slides, progress);
+    return deck;
+  }
   const d = await dossierFor(req, blueprint, reader);
   const slides = selectSlides(blueprint, d, req.slideCount);
+  reportSlides(slides, progress);
   const title = slides[0]?.placeholders.title ?? "Presentation";
   return {
     name: title,
