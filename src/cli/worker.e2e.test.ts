@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, demoClient, type RunningServer, runCli, startServer } from "../../test/cli.ts";
 import { type Cluster, freePort, startCluster } from "../../test/postgres-cluster.ts";
 import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
+import { collectEvents } from "../../test/sse.ts";
 import { openDatabase } from "../storage/db.ts";
 
 // Scaled out on PostgreSQL: `serve --no-worker` takes the request, a separate `decksmith worker`
@@ -46,7 +47,7 @@ describe.skipIf(skipped)("decksmith worker beside serve --no-worker", () => {
     expect(res.stdout + res.stderr).toMatch(/--concurrency must be a whole number from 1 to 64/);
   });
 
-  it("generates what the API queued", async () => {
+  it("generates what the API queued, and the API process streams the worker's progress", async () => {
     const port = await freePort();
     server = await startServer({ ...env, PORT: String(port) }, ["--json", "--no-worker"]);
     const client = demoClient(server, port);
@@ -59,6 +60,13 @@ describe.skipIf(skipped)("decksmith worker beside serve --no-worker", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await client.status(presentationId)).toBe("generating");
 
+    // The progress stream is served by the API process; the events come from the worker process.
+    const streamed = collectEvents(
+      `${client.base}/v1/presentations/${presentationId}/events`,
+      client.headers,
+      (e) => e.event === "presentation.ready",
+      30_000,
+    );
     worker = spawn(process.execPath, [BIN, "worker", "--concurrency", "2"], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -69,5 +77,10 @@ describe.skipIf(skipped)("decksmith worker beside serve --no-worker", () => {
       .poll(() => output, { timeout: 20_000 })
       .toMatch(/worker ready: 2 generations at once \(postgres\)/);
     await expect.poll(() => client.status(presentationId), { timeout: 20_000 }).toBe("ready");
+    const events = (await streamed).map((e) => e.event);
+    expect(events[0]).toBe("status");
+    expect(events).toContain("outline");
+    expect(events.filter((e) => e === "slide").length).toBeGreaterThan(3);
+    expect(events.at(-1)).toBe("presentation.ready");
   }, 60_000);
 });
