@@ -6,6 +6,7 @@ import type { SessionService, WebSession } from "../auth/session-service.ts";
 import type { UserService } from "../auth/user-service.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
+import type { EventBus } from "../events/event-bus.ts";
 import type { PresentationService } from "../presentations/presentation-service.ts";
 import type { ExportService } from "../rendering/export-service.ts";
 import type { WorkspaceService } from "../workspaces/workspace-service.ts";
@@ -27,6 +28,7 @@ type Deps = {
   workspaces: WorkspaceService;
   presentations: PresentationService;
   exports: ExportService;
+  bus: EventBus;
 };
 
 /** Only same-site relative paths, so a crafted link cannot bounce a user to another site. */
@@ -44,7 +46,7 @@ export const webRoutes =
       if (request.routeOptions.config?.web) {
         reply.header(
           "content-security-policy",
-          "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+          "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
         );
         reply.header("x-content-type-options", "nosniff");
         reply.header("referrer-policy", "same-origin");

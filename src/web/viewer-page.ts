@@ -59,8 +59,20 @@ window.addEventListener("resize", fit);
 if (frames.length) { document.querySelector(".controls").hidden = false; fit(); show((parseInt(location.hash.slice(1), 10) || 1) - 1); }
 `;
 
+// While the deck is written: its progress stream drives the notice, and the page reloads when
+// the deck is ready (or failed, or stopped).
+const progressScript = `
+const status = document.getElementById("status");
+const events = new EventSource(location.pathname + "/events");
+events.addEventListener("outline", (e) => { status.textContent = "Outline ready: " + JSON.parse(e.data).slideCount + " slides. Writing them…"; });
+events.addEventListener("slide", (e) => { const d = JSON.parse(e.data); status.textContent = "Writing slide " + d.n + " of " + d.of + ": " + d.title; });
+for (const type of ["presentation.ready", "presentation.failed", "presentation.stopped"]) {
+  events.addEventListener(type, () => { events.close(); location.reload(); });
+}
+`;
+
 const statusNotes: Record<string, string> = {
-  generating: "Decksmith is still writing this deck. This page refreshes every few seconds.",
+  generating: "Decksmith is still writing this deck; it appears here as soon as it is ready.",
   stopped: "Generation was stopped before the deck was finished.",
 };
 
@@ -87,7 +99,7 @@ export function viewerPage(p: {
     .filter(Boolean)
     .join(" · ");
   const head = html`<style>${new SafeHtml(styles + slideCss(usedFamilies(slides), fontUrl))}</style>
-${deck.status === "generating" ? new SafeHtml('<meta http-equiv="refresh" content="5">') : ""}`;
+${deck.status === "generating" ? new SafeHtml('<noscript><meta http-equiv="refresh" content="5"></noscript>') : ""}`;
   const body = html`<div class="deck-head">
   <div>
     <h1 id="deck-name">${deck.name}</h1>
@@ -113,7 +125,8 @@ ${
       )}</ol></section>`
     : ""
 }
-<script>${new SafeHtml(script)}</script>`;
+<script>${new SafeHtml(script)}</script>
+${deck.status === "generating" ? html`<script>${new SafeHtml(progressScript)}</script>` : ""}`;
   return page(
     deck.name,
     body,

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { eventStreams, lastEventId } from "../api/event-stream.ts";
 import { AppError } from "../errors.ts";
+import type { EventBus } from "../events/event-bus.ts";
 import type { PresentationService } from "../presentations/presentation-service.ts";
 import type { ExportService } from "../rendering/export-service.ts";
 import { fontPath, isFontFamily } from "../rendering/fonts.ts";
@@ -11,11 +13,13 @@ import { viewerPage } from "./viewer-page.ts";
 import type { WebSessionHelpers } from "./web-session.ts";
 
 // GET /p/{presentationId}: the deck for a signed-in member of its workspace; POST
-// /p/{presentationId}/export: the same export as the API, then straight to the download.
+// /p/{presentationId}/export: the same export as the API, then straight to the download;
+// GET /p/{presentationId}/events: its progress stream, for the viewer of a deck being written.
 // GET /fonts/{family}/{weight}.ttf: the theme fonts the viewer's slides use.
 
 type Deps = {
   pages: WebSessionHelpers;
+  bus: EventBus;
   workspaces: WorkspaceService;
   presentations: PresentationService;
   exports: ExportService;
@@ -44,6 +48,21 @@ export const viewerRoutes =
         renderError = err.message;
       }
       return reply.type("text/html; charset=utf-8").send(viewerPage({ session, deck, slides, renderError }));
+    });
+
+    // The viewer follows a deck that is still being written through this stream.
+    const stream = eventStreams(app, deps.bus);
+    app.get("/p/:presentationId/events", web, async (request, reply) => {
+      const session = await deps.pages.current(request);
+      if (!session) throw new AppError("unauthorized", "Sign in to follow this presentation");
+      const { presentationId } = request.params as { presentationId: string };
+      const actor = await deps.workspaces.actorForPresentation(
+        { userId: session.userId, via: "session" },
+        presentationId,
+      );
+      const afterId = lastEventId(request);
+      const deck = await deps.presentations.get(actor, presentationId);
+      await stream(request, reply, { workspaceId: actor.workspaceId, presentationId: deck.id, afterId });
     });
 
     app.post("/p/:presentationId/export", web, async (request, reply) => {

@@ -74,14 +74,15 @@ describe("viewer over HTTP", () => {
     expect(res.body).toContain("Free deck");
   });
 
-  it("says a deck is still generating, refreshes, and offers no export", async () => {
+  it("says a deck is still generating, follows its progress, and offers no export", async () => {
     const id = (
       await t.c.presentationRepository.insert(owner.workspace.id, deck({ status: "generating", slides: [] }))
     ).id;
     const { cookie } = await signedIn(t, owner.user.id);
     const res = await t.app.inject({ url: `/p/${id}`, headers: { cookie } });
     expect(res.body).toContain("still writing this deck");
-    expect(res.body).toContain('http-equiv="refresh"');
+    expect(res.body).toContain('new EventSource(location.pathname + "/events")');
+    expect(res.body).toContain('<noscript><meta http-equiv="refresh" content="5"></noscript>');
     expect(res.body).not.toContain('id="export-pptx"');
   });
 
@@ -226,6 +227,26 @@ describe.skipIf(chromiumMissing)("viewer in Chromium", () => {
     await page.keyboard.press("ArrowRight");
     expect(await page.textContent(".frame:not([hidden])")).toContain("Annual revenue");
     expect(await page.textContent("#topics")).toContain(deck.discussionTopics[0]?.topic ?? "");
+    await page.goto(`${base}/p/${deckId}`);
+  });
+
+  it("shows a deck's progress while it is written, then the deck", async () => {
+    const owner = await t.c.workspaces.operatorActor(workspaceId);
+    const { body } = await t.c.generation.generate(
+      owner,
+      { instructions: "Make a deck about onboarding. Cover laptops, accounts and training." },
+      { respondAsync: true },
+    );
+    await page.goto(`${base}/p/${body.presentationId}`);
+    expect(await page.textContent("#status")).toContain("still writing this deck");
+    await t.c.bus.publish(workspaceId, body.presentationId, {
+      type: "slide",
+      data: { n: 2, of: 5, title: "Laptops" },
+    });
+    await expect.poll(() => page.textContent("#status")).toBe("Writing slide 2 of 5: Laptops");
+    await t.c.generation.run(body.presentationId); // the worker finishes: the page reloads itself
+    await expect.poll(() => page.locator(".frame").count(), { timeout: 10_000 }).toBeGreaterThan(2);
+    expect(await page.locator("#status").count()).toBe(0);
     await page.goto(`${base}/p/${deckId}`);
   });
 
