@@ -33,6 +33,10 @@ const envSchema = z.object({
   LLM_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(60),
   LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   LLM_MAX_STEPS: z.coerce.number().int().min(2).max(50).default(12),
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(10),
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(13),
   GENERATE_WAIT_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
   GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
@@ -73,6 +77,7 @@ export type Config = {
     /** Tool-calling steps an edit may take. */
     maxSteps: number;
   };
+  webhooks: { allowPrivate: boolean; timeoutMs: number; retryDelaySeconds: number; maxAttempts: number };
   /** Worker threads that render exports. */
   renderThreads: number;
   /** Signs download links; generated into DATA_DIR when unset. */
@@ -136,6 +141,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           maxSteps: e.LLM_MAX_STEPS,
         }
       : undefined,
+    webhooks: {
+      allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === "true",
+      timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      retryDelaySeconds: e.WEBHOOK_RETRY_DELAY_SECONDS,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+    },
     generation: {
       waitMs: e.GENERATE_WAIT_SECONDS * 1000,
       timeoutMs: e.GENERATION_TIMEOUT_SECONDS * 1000,

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { createApiKeyService } from "./auth/api-key-service.ts";
+import { loadSigningSecret } from "./auth/server-secret.ts";
 import { createSessionService } from "./auth/session-service.ts";
 import { createUserService } from "./auth/user-service.ts";
 import type { Config } from "./config.ts";
@@ -18,12 +19,15 @@ import { createLogger, type Logger } from "./logger.ts";
 import { createLifecycleRepository } from "./presentations/lifecycle-repository.ts";
 import { createPresentationRepository } from "./presentations/presentation-repository.ts";
 import { createPresentationService } from "./presentations/presentation-service.ts";
-import { createDownloadSigner, loadSigningSecret } from "./rendering/download-signer.ts";
+import { createDownloadSigner } from "./rendering/download-signer.ts";
 import { createExportService } from "./rendering/export-service.ts";
 import { createRenderPool } from "./rendering/render-pool.ts";
 import { createFileBlobStore } from "./storage/blobs.ts";
 import { type Database, databaseOptionsFrom, openDatabase } from "./storage/db.ts";
 import { createReadCache } from "./storage/read-cache.ts";
+import { createSecretBox } from "./webhooks/secret-box.ts";
+import { createWebhookRepository } from "./webhooks/webhook-repository.ts";
+import { createWebhookService } from "./webhooks/webhook-service.ts";
 import { createWorkspaceService } from "./workspaces/workspace-service.ts";
 
 // Wires repositories into services. Adapters (REST, web, CLI) receive the container and call
@@ -57,6 +61,17 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
   const eventRepository = createEventRepository(db);
   const bus = createEventBus(database, eventRepository, (msg, err) => log.warn({ err }, msg));
   const agent = createAgent(config, log);
+  const serverSecret = loadSigningSecret(config.storage.dataDir, config.signingSecret);
+  const webhooks = createWebhookService({
+    repo: createWebhookRepository(db),
+    box: createSecretBox(serverSecret),
+    queue,
+    presentations,
+    operatorActor: (workspaceId) => workspaces.operatorActor(workspaceId),
+    settings: config.webhooks,
+    log,
+  });
+  bus.onPublish((event) => webhooks.dispatch(event));
   const generation = createGenerationService({
     lifecycle,
     presentations,
@@ -82,6 +97,7 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
   return {
     log,
     agent,
+    webhooks,
     bus,
     eventRepository,
     lifecycle,
@@ -98,7 +114,7 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
     exports: createExportService({
       presentations,
       blobs: createFileBlobStore(path.join(config.storage.dataDir, "blobs")),
-      signer: createDownloadSigner(loadSigningSecret(config.storage.dataDir, config.signingSecret), now),
+      signer: createDownloadSigner(serverSecret, now),
       renderer,
       onRendered: (actor, id, format) =>
         bus.publish(actor.workspaceId, id, { type: "export.ready", data: { format } }),

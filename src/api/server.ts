@@ -22,6 +22,7 @@ import { exportRoutes } from "./routes/exports.ts";
 import { generationRoutes } from "./routes/generation.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { presentationRoutes } from "./routes/presentations.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
 export async function buildServer(c: Container): Promise<FastifyInstance> {
@@ -99,6 +100,7 @@ export async function buildServer(c: Container): Promise<FastifyInstance> {
   await app.register(presentationRoutes({ auth, presentations: c.presentations }));
   await app.register(entityRoutes({ auth, entities: c.entities }));
   await app.register(exportRoutes({ auth, exports: c.exports }));
+  await app.register(webhookRoutes({ auth, webhooks: c.webhooks }));
   await app.register(
     generationRoutes({
       auth,

@@ -4,11 +4,19 @@ import type { Database } from "../storage/db.ts";
 // Jobs run through pg-boss on the same database as everything else (embedded or server), so a
 // job is committed as durably as the data it is about and any worker process can take it.
 
+/** By default a job is tried once; Decksmith's sweeper decides about generations. */
+export type SendOptions = {
+  expireInSeconds?: number;
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+};
+
 export type JobHandler<T> = (data: T) => Promise<void>;
 
 export type Queue = {
   start(): Promise<void>;
-  send<T extends object>(name: string, data: T, options?: { expireInSeconds?: number }): Promise<void>;
+  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<void>;
   /** Runs `concurrency` local workers for a queue. */
   work<T extends object>(name: string, concurrency: number, handler: JobHandler<T>): Promise<void>;
   /** Whether this process has workers for the queue. */
@@ -45,8 +53,13 @@ export function createQueue(database: Database, log: (message: string) => void):
     },
     async send(name, data, options) {
       await ensureQueue(name);
-      // Retries are Decksmith's own (the sweeper), which knows whether a deck is still wanted.
-      await boss.send(name, data, { retryLimit: 0, expireInSeconds: options?.expireInSeconds ?? 900 });
+      // pg-boss checks the keys given, even undefined ones: pass only those set.
+      await boss.send(name, data, {
+        retryLimit: options?.retryLimit ?? 0,
+        expireInSeconds: options?.expireInSeconds ?? 900,
+        ...(options?.retryDelaySeconds !== undefined ? { retryDelay: options.retryDelaySeconds } : {}),
+        ...(options?.retryBackoff !== undefined ? { retryBackoff: options.retryBackoff } : {}),
+      });
       // Local workers poll every couple of seconds; wake them so a job starts at once.
       for (const id of workers.get(name) ?? []) boss.notifyWorker(id);
     },

@@ -1,11 +1,14 @@
 import type { Container } from "../container.ts";
 import { GENERATE_QUEUE } from "../generation/generation-service.ts";
+import { DELIVER_QUEUE } from "../webhooks/webhook-service.ts";
 import { createSweeper } from "./sweeper.ts";
 
 // The job worker: runs generations and sweeps up abandoned ones. In `decksmith serve` by default,
 // or on its own with `decksmith worker` (any number of them against one PostgreSQL server).
 
 const SWEEP_EVERY_MS = 15_000;
+/** Webhook deliveries wait on other servers, not on this CPU: several at once. */
+const WEBHOOK_CONCURRENCY = 8;
 
 export async function startWorker(c: Container, options: { concurrency: number }) {
   const sweeper = createSweeper({
@@ -19,10 +22,16 @@ export async function startWorker(c: Container, options: { concurrency: number }
   await c.queue.work<{ presentationId: string }>(GENERATE_QUEUE, options.concurrency, ({ presentationId }) =>
     c.generation.run(presentationId),
   );
+  await c.queue.work<{ deliveryId: string }>(DELIVER_QUEUE, WEBHOOK_CONCURRENCY, ({ deliveryId }) =>
+    c.webhooks.deliver(deliveryId),
+  );
   // On the embedded database this process is the only one, so every lease left over is a dead one.
   await sweeper.sweep({ afterRestart: c.database.kind === "pglite" });
   const timer = setInterval(() => {
     sweeper.sweep().catch((err: Error) => c.log.warn({ err: err.message }, "sweep failed"));
+    c.webhooks
+      .requeueStalled(60_000)
+      .catch((err: Error) => c.log.warn({ err: err.message }, "webhook sweep failed"));
   }, SWEEP_EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };

@@ -1,6 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
+import { createHmac } from "node:crypto";
 import { safeEqual } from "../auth/secrets.ts";
 import { AppError } from "../errors.ts";
 
@@ -10,24 +8,6 @@ import { AppError } from "../errors.ts";
 export const DOWNLOAD_TTL_MS = 14 * 3600_000;
 
 export type SignedDownload = { key: string; filename: string; expires: number };
-
-/** The signing secret: SIGNING_SECRET when set, else one generated into DATA_DIR on first use. */
-export function loadSigningSecret(dataDir: string, fromEnv?: string): string {
-  if (fromEnv) return fromEnv;
-  const file = path.join(dataDir, "signing-secret");
-  try {
-    return fs.readFileSync(file, "utf8").trim();
-  } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
-    const secret = randomBytes(32).toString("hex");
-    try {
-      fs.writeFileSync(file, secret, { flag: "wx", mode: 0o600 });
-      return secret;
-    } catch {
-      return fs.readFileSync(file, "utf8").trim(); // another process wrote it first
-    }
-  }
-}
 
 export function createDownloadSigner(secret: string, now: () => number = Date.now) {
   const sign = (d: SignedDownload) =>
