@@ -14,6 +14,7 @@ import { createAgent } from "./generation/agent.ts";
 import { createEditingService } from "./generation/editing-service.ts";
 import { createGenerationService } from "./generation/generation-service.ts";
 import { workspaceReader } from "./generation/workspace-reader.ts";
+import { createIdempotencyRepository } from "./idempotency/idempotency-repository.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createLifecycleRepository } from "./presentations/lifecycle-repository.ts";
@@ -97,6 +98,7 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
   return {
     log,
     agent,
+    idempotency: createIdempotencyRepository(db),
     webhooks,
     bus,
     eventRepository,

@@ -13,6 +13,7 @@ export const errorStatus = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   edit_not_understood: 422,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
   upstream_unavailable: 503,

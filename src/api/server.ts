@@ -16,6 +16,7 @@ import { AppError } from "../errors.ts";
 import { webRoutes } from "../web/routes.ts";
 import { bearerToken, createAuthHooks } from "./auth.ts";
 import { installErrorHandling, RoutePatterns } from "./error-handler.ts";
+import { installIdempotency } from "./idempotency.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { entityRoutes } from "./routes/entities.ts";
 import { exportRoutes } from "./routes/exports.ts";
@@ -98,8 +99,10 @@ export async function buildServer(c: Container): Promise<FastifyInstance> {
   await app.register(workspaceRoutes({ auth, workspaces: c.workspaces }));
   await app.register(catalogRoutes({ auth }));
   await app.register(presentationRoutes({ auth, presentations: c.presentations }));
-  await app.register(entityRoutes({ auth, entities: c.entities }));
-  await app.register(exportRoutes({ auth, exports: c.exports }));
+  // Generation waits up to GENERATE_WAIT_SECONDS: a key stays locked a minute longer than that.
+  const idempotent = installIdempotency(app, c.idempotency, c.config.generation.waitMs + 60_000);
+  await app.register(entityRoutes({ auth, entities: c.entities, idempotent }));
+  await app.register(exportRoutes({ auth, exports: c.exports, idempotent }));
   await app.register(webhookRoutes({ auth, webhooks: c.webhooks }));
   await app.register(
     generationRoutes({
@@ -108,6 +111,7 @@ export async function buildServer(c: Container): Promise<FastifyInstance> {
       editing: c.editing,
       presentations: c.presentations,
       bus: c.bus,
+      idempotent,
     }),
   );
   await app.register(webRoutes(c));

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt } from "drizzle-orm";
 import type { Db } from "../storage/db.ts";
 import { presentationEvents } from "../storage/schema.ts";
 import type { PresentationEvent, StoredEvent } from "./event-types.ts";
@@ -40,13 +40,6 @@ export function createEventRepository(db: Db) {
         .orderBy(asc(presentationEvents.id))
         .limit(limit);
       return rows as StoredEvent[];
-    },
-
-    /** Progress older than this is of no use to anyone: forget it (the sweeper calls this). */
-    async prune(olderThanDays: number): Promise<void> {
-      await db
-        .delete(presentationEvents)
-        .where(lt(presentationEvents.createdAt, sql`now() - make_interval(days => ${olderThanDays})`));
     },
   };
 }

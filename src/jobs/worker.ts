@@ -32,6 +32,9 @@ export async function startWorker(c: Container, options: { concurrency: number }
     c.webhooks
       .requeueStalled(60_000)
       .catch((err: Error) => c.log.warn({ err: err.message }, "webhook sweep failed"));
+    c.idempotency
+      .purgeExpired()
+      .catch((err: Error) => c.log.warn({ err: err.message }, "idempotency purge failed"));
   }, SWEEP_EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };

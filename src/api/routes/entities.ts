@@ -13,6 +13,7 @@ import type { EntityService } from "../../entities/entity-service.ts";
 import { ID_PATTERN } from "../../ids.ts";
 import { type AuthHooks, actorOf } from "../auth.ts";
 import { errorResponses } from "../error-schemas.ts";
+import { type IdempotentHook, idempotencyKeyHeader } from "../idempotency.ts";
 import { workspaceHeaders } from "./workspace-header.ts";
 
 const ENTITY_BATCH_BODY_LIMIT = 16 * 1024 * 1024;
@@ -22,7 +23,7 @@ const entityIdParams = z.object({
 });
 
 export const entityRoutes =
-  (deps: { auth: AuthHooks; entities: EntityService }): FastifyPluginAsyncZod =>
+  (deps: { auth: AuthHooks; entities: EntityService; idempotent: IdempotentHook }): FastifyPluginAsyncZod =>
   async (app) => {
     const hooks = { onRequest: deps.auth.user, preHandler: deps.auth.workspace };
     const tags = ["entities"];
@@ -31,6 +32,7 @@ export const entityRoutes =
       "/v1/entities",
       {
         ...hooks,
+        preHandler: [deps.auth.workspace, deps.idempotent],
         // A batch of 1000 records with notes easily passes the 1 MiB default of other routes.
         bodyLimit: ENTITY_BATCH_BODY_LIMIT,
         schema: {
@@ -38,7 +40,7 @@ export const entityRoutes =
           description:
             "Entities with an externalId are matched on type + externalId and updated; others are created. Links may name entities by id, or by type + externalId in this batch or the workspace. Editors and above.",
           tags,
-          headers: workspaceHeaders,
+          headers: workspaceHeaders.extend({ "idempotency-key": idempotencyKeyHeader }),
           body: upsertEntitiesSchema,
           response: { 200: upsertResultSchema, ...errorResponses(404, 413, 415) },
         },

@@ -4,6 +4,7 @@ import { presentationIdSchema } from "../../presentations/presentation-schemas.t
 import { type ExportService, exportInputSchema, exportResultSchema } from "../../rendering/export-service.ts";
 import { type AuthHooks, actorOf } from "../auth.ts";
 import { errorResponses, errorSchema } from "../error-schemas.ts";
+import { type IdempotentHook, idempotencyKeyHeader } from "../idempotency.ts";
 import { workspaceHeaders } from "./workspace-header.ts";
 
 /** RFC 6266: an ASCII fallback and the UTF-8 name. */
@@ -11,19 +12,19 @@ const disposition = (name: string) =>
   `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, "_")}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 export const exportRoutes =
-  (deps: { auth: AuthHooks; exports: ExportService }): FastifyPluginAsyncZod =>
+  (deps: { auth: AuthHooks; exports: ExportService; idempotent: IdempotentHook }): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       "/v1/presentations/:presentationId/export",
       {
         onRequest: deps.auth.user,
-        preHandler: deps.auth.workspace,
+        preHandler: [deps.auth.workspace, deps.idempotent],
         schema: {
           summary: "Export a presentation to PPTX or PDF",
           description:
             "Renders the deck (or reuses the file of the same version) and answers a signed download link valid 14 hours. The presentation must be ready (409 presentation_not_ready otherwise). Viewers may export.",
           tags: ["presentations"],
-          headers: workspaceHeaders,
+          headers: workspaceHeaders.extend({ "idempotency-key": idempotencyKeyHeader }),
           params: z.object({ presentationId: presentationIdSchema }),
           body: exportInputSchema.nullish(), // {} or no body at all: PPTX
           response: { 200: exportResultSchema, ...errorResponses(404, 409, 415) },

@@ -15,6 +15,7 @@ import type { PresentationService } from "../../presentations/presentation-servi
 import { type AuthHooks, actorOf } from "../auth.ts";
 import { errorResponses } from "../error-schemas.ts";
 import { eventStreams, lastEventId } from "../event-stream.ts";
+import { type IdempotentHook, idempotencyKeyHeader } from "../idempotency.ts";
 import { workspaceHeaders } from "./workspace-header.ts";
 
 const preferAsync = (prefer: string | string[] | undefined) =>
@@ -27,6 +28,7 @@ export const generationRoutes =
     editing: EditingService;
     presentations: PresentationService;
     bus: EventBus;
+    idempotent: IdempotentHook;
   }): FastifyPluginAsyncZod =>
   async (app) => {
     const hooks = { onRequest: deps.auth.user, preHandler: deps.auth.workspace };
@@ -35,12 +37,14 @@ export const generationRoutes =
       "/v1/presentations/generate",
       {
         ...hooks,
+        preHandler: [deps.auth.workspace, deps.idempotent],
         schema: {
           summary: "Generate a presentation",
           description:
             "Creates the presentation (status generating) and waits for it, up to GENERATE_WAIT_SECONDS (60 s by default): 201 when it settled (ready, or failed with a failureReason), 202 with status generating otherwise, or at once with `Prefer: respond-async`. Editors and above.",
           tags: ["presentations"],
           headers: workspaceHeaders.extend({
+            "idempotency-key": idempotencyKeyHeader,
             prefer: z.string().optional().describe("respond-async: answer 202 at once, without waiting"),
           }),
           body: generateInputSchema,
@@ -83,12 +87,13 @@ export const generationRoutes =
       "/v1/presentations/:presentationId/edit",
       {
         ...hooks,
+        preHandler: [deps.auth.workspace, deps.idempotent],
         schema: {
           summary: "Edit a presentation by instructions",
           description:
             "Applies the instructions as targeted changes and commits them as one new revision; changesApplied says what changed, one line each. Without an LLM the built-in editor understands a documented set of forms (422 edit_not_understood lists them, and nothing changes). 409 presentation_not_ready unless ready. Editors and above.",
           tags: ["presentations"],
-          headers: workspaceHeaders,
+          headers: workspaceHeaders.extend({ "idempotency-key": idempotencyKeyHeader }),
           params,
           body: editInputSchema,
           response: { 200: editResultSchema, ...errorResponses(404, 409, 422) },
