@@ -13,7 +13,12 @@ describe.skipIf(engineUnavailable)("Idempotency-Key", () => {
   });
   afterAll(() => t.close());
 
-  const post = (url: string, payload: object, key?: string, headers: Record<string, string> = tenant.headers) =>
+  const post = (
+    url: string,
+    payload: object,
+    key?: string,
+    headers: Record<string, string> = tenant.headers,
+  ) =>
     t.app.inject({
       method: "POST",
       url,
