@@ -154,7 +154,7 @@ export function createWebhookService(deps: Deps) {
     /** The job: one attempt. Throws to be retried; the last attempt marks the delivery failed. */
     async deliver(deliveryId: string): Promise<void> {
       const found = await repo.delivery(deliveryId);
-      if (!found || found.delivery.status !== "pending") return;
+      if (found?.delivery.status !== "pending") return;
       const { delivery, webhook } = found;
       const body = JSON.stringify(delivery.payload);
       const started = performance.now();

@@ -256,8 +256,11 @@ async function composeGeneral(req: GenerationRequest, reader: WorkspaceReader): 
 /** Tells the progress stream about the slides, as a language model's composer does slide by slide. */
 function reportSlides(slides: DraftSlide[], progress: ComposeProgress | undefined) {
   const titles = slides.map((s) => s.placeholders.title ?? s.placeholders.quote ?? s.layoutName);
-  progress?.outline(titles);
-  titles.forEach((title, i) => progress?.slide(i + 1, titles.length, title));
+  if (!progress) return;
+  progress.outline(titles);
+  titles.forEach((title, i) => {
+    progress.slide(i + 1, titles.length, title);
+  });
 }
 
 export async function composeOffline(
