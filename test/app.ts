@@ -7,6 +7,7 @@ import { loadConfig } from "../src/config.ts";
 import { type Container, createContainer } from "../src/container.ts";
 import { startWorker } from "../src/jobs/worker.ts";
 import { openTestDatabase } from "./database.ts";
+import { createDemoTenant } from "./factories.ts";
 import { TEST_EMBEDDINGS_DIR } from "./setup-embeddings.ts";
 
 export type TestApp = { app: FastifyInstance; c: Container; close: () => Promise<void> };
@@ -40,4 +41,12 @@ export async function createTestApp(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export type DemoApp = { t: TestApp; tenant: Awaited<ReturnType<typeof createDemoTenant>> };
+
+/** A test app with a worker and a tenant whose workspace holds the demo CRM. */
+export async function startDemoApp(env: Record<string, string> = {}): Promise<DemoApp> {
+  const t = await createTestApp(env, undefined, { worker: true });
+  return { t, tenant: await createDemoTenant(t.c) };
 }

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/app.ts";
+import { createTestApp, type DemoApp, startDemoApp, type TestApp } from "../../test/app.ts";
 import { engineUnavailable } from "../../test/database.ts";
-import { createDemoTenant, createTenant } from "../../test/factories.ts";
+import { createTenant } from "../../test/factories.ts";
 
 describe.skipIf(engineUnavailable)("Idempotency-Key", () => {
   let t: TestApp;
-  let tenant: Awaited<ReturnType<typeof createDemoTenant>>;
+  let tenant: DemoApp["tenant"];
 
   beforeAll(async () => {
-    t = await createTestApp({}, undefined, { worker: true });
-    tenant = await createDemoTenant(t.c);
+    ({ t, tenant } = await startDemoApp());
   });
   afterAll(() => t.close());
 

@@ -1,20 +1,19 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/app.ts";
+import { type DemoApp, startDemoApp, type TestApp } from "../../../test/app.ts";
 import { engineUnavailable } from "../../../test/database.ts";
-import { createDemoTenant, createTenant } from "../../../test/factories.ts";
+import { createTenant } from "../../../test/factories.ts";
 import { collectEvents } from "../../../test/sse.ts";
 
 describe.skipIf(engineUnavailable)("progress stream (Server-Sent Events)", () => {
   let t: TestApp;
-  let tenant: Awaited<ReturnType<typeof createDemoTenant>>;
+  let tenant: DemoApp["tenant"];
   let base: string;
 
   beforeAll(async () => {
-    t = await createTestApp({}, undefined, { worker: true });
+    ({ t, tenant } = await startDemoApp());
     await t.app.listen({ port: 0, host: "127.0.0.1" });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    tenant = await createDemoTenant(t.c);
   });
   afterAll(() => t.close());
 

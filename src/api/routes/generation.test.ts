@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/app.ts";
+import { createTestApp, type DemoApp, startDemoApp, type TestApp } from "../../../test/app.ts";
 import { engineUnavailable } from "../../../test/database.ts";
-import { createDemoTenant, createTenant } from "../../../test/factories.ts";
+import { createTenant } from "../../../test/factories.ts";
 import { createSweeper } from "../../jobs/sweeper.ts";
 import { startWorker } from "../../jobs/worker.ts";
 
 describe.skipIf(engineUnavailable)("generate and stop", () => {
   let t: TestApp;
-  let tenant: Awaited<ReturnType<typeof createDemoTenant>>;
+  let tenant: DemoApp["tenant"];
 
   beforeAll(async () => {
-    t = await createTestApp({}, undefined, { worker: true });
-    tenant = await createDemoTenant(t.c);
+    ({ t, tenant } = await startDemoApp());
   });
   afterAll(() => t.close());
 

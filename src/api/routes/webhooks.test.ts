@@ -1,8 +1,8 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/app.ts";
+import { createTestApp, type DemoApp, startDemoApp, type TestApp } from "../../../test/app.ts";
 import { engineUnavailable } from "../../../test/database.ts";
-import { createDemoTenant, createTenant } from "../../../test/factories.ts";
+import { createTenant } from "../../../test/factories.ts";
 import { startReceiver } from "../../../test/webhook-receiver.ts";
 
 type Delivery = {
@@ -13,20 +13,15 @@ type Delivery = {
 
 describe.skipIf(engineUnavailable)("webhooks", () => {
   let t: TestApp;
-  let tenant: Awaited<ReturnType<typeof createDemoTenant>>;
+  let tenant: DemoApp["tenant"];
 
   beforeAll(async () => {
-    t = await createTestApp(
-      {
-        WEBHOOKS_ALLOW_PRIVATE: "true",
-        WEBHOOK_TIMEOUT_SECONDS: "1",
-        WEBHOOK_RETRY_DELAY_SECONDS: "1",
-        WEBHOOK_MAX_ATTEMPTS: "3",
-      },
-      undefined,
-      { worker: true },
-    );
-    tenant = await createDemoTenant(t.c);
+    ({ t, tenant } = await startDemoApp({
+      WEBHOOKS_ALLOW_PRIVATE: "true",
+      WEBHOOK_TIMEOUT_SECONDS: "1",
+      WEBHOOK_RETRY_DELAY_SECONDS: "1",
+      WEBHOOK_MAX_ATTEMPTS: "3",
+    }));
   });
   afterAll(() => t.close());
 
