@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { registerAdminCommands } from "./cli/admin-commands.ts";
 import { registerEntityCommands } from "./cli/entity-commands.ts";
+import { registerMcpCommand } from "./cli/mcp-command.ts";
 import { registerRenderCommand } from "./cli/render-command.ts";
 import { registerServe } from "./cli/serve.ts";
 import { registerWorkerCommand } from "./cli/worker-command.ts";
@@ -16,5 +17,6 @@ registerAdminCommands(program);
 registerEntityCommands(program);
 registerRenderCommand(program);
 registerWorkerCommand(program);
+registerMcpCommand(program);
 
 await program.parseAsync(process.argv);

@@ -22,6 +22,7 @@ import { entityRoutes } from "./routes/entities.ts";
 import { exportRoutes } from "./routes/exports.ts";
 import { generationRoutes } from "./routes/generation.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { mcpRoutes } from "./routes/mcp.ts";
 import { presentationRoutes } from "./routes/presentations.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
@@ -114,6 +115,7 @@ export async function buildServer(c: Container): Promise<FastifyInstance> {
       idempotent,
     }),
   );
+  await app.register(mcpRoutes({ auth, c }));
   await app.register(webRoutes(c));
 
   app.get("/openapi.json", { schema: { hide: true }, config: { rateLimit: false } }, async () =>
