@@ -23,7 +23,10 @@ export function registerMcpCommand(program: Command): void {
       try {
         const key = process.env.DECKSMITH_API_KEY;
         if (!key)
-          throw new Error("Set DECKSMITH_API_KEY to an API key (ak_…); create one under Account → API keys");
+          throw new AppError(
+            "unauthorized",
+            "Set DECKSMITH_API_KEY to an API key (ak_…); create one under Account → API keys",
+          );
         const config = loadConfig();
         const logger = createLogger(config.logLevel === "info" ? "warn" : config.logLevel, {
           toStderr: true,
@@ -34,7 +37,10 @@ export function registerMcpCommand(program: Command): void {
         });
         const principal = await c.apiKeys.authenticate(key);
         if (!principal)
-          throw new Error("DECKSMITH_API_KEY is not a valid API key (revoked, or from another server)");
+          throw new AppError(
+            "unauthorized",
+            "DECKSMITH_API_KEY is not a valid API key (revoked, or from another server)",
+          );
         // On the embedded database this is the only process: it runs the generation jobs too.
         const worker =
           c.database.kind === "pglite"

@@ -67,7 +67,9 @@ describe.skipIf(engineUnavailable)("MCP over Streamable HTTP", () => {
 
   it("generates, reads, edits, searches and exports through tools", async () => {
     const workspaces = await call("list_workspaces");
-    expect((workspaces.structuredContent?.items as { id: string }[])[0]?.id).toBe(tenant.workspace.id);
+    expect((workspaces.structuredContent?.items as { id: string }[] | undefined)?.[0]?.id).toBe(
+      tenant.workspace.id,
+    );
     const generated = await call("generate_presentation", {
       instructions: "Account review for Northwind Health",
       templateId: "account-review",
@@ -79,7 +81,7 @@ describe.skipIf(engineUnavailable)("MCP over Streamable HTTP", () => {
     };
     expect(status).toBe("ready");
     const deck = await call("get_presentation", { presentationId });
-    expect((deck.structuredContent?.slides as unknown[]).length).toBeGreaterThan(3);
+    expect((deck.structuredContent?.slides as unknown[] | undefined)?.length).toBeGreaterThan(3);
     const edited = await call("edit_presentation", {
       presentationId,
       instructions: 'rename the deck to "From MCP"',
@@ -90,7 +92,9 @@ describe.skipIf(engineUnavailable)("MCP over Streamable HTTP", () => {
       revision: 2,
     });
     const found = await call("search_entities", { query: "Northwind Health", types: ["account"], limit: 1 });
-    expect((found.structuredContent?.items as { name: string }[])[0]?.name).toBe("Northwind Health");
+    expect((found.structuredContent?.items as { name: string }[] | undefined)?.[0]?.name).toBe(
+      "Northwind Health",
+    );
     const exported = await call("export_presentation", { presentationId, format: "pdf" });
     expect(exported.structuredContent?.downloadUrl).toMatch(/\/downloads\?/);
     const upserted = await call("upsert_entities", {
