@@ -8,8 +8,17 @@ export const BIN = path.resolve("bin/decksmith.js");
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return runNodeScript(BIN, args, env);
+}
+
+/** Runs a Node script to its end, with stdout and stderr collected. */
+export function runNodeScript(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [script, ...args], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

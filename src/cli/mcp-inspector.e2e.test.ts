@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, demoClient, type RunningServer, runCli, startServer } from "../../test/cli.ts";
+import { BIN, demoClient, type RunningServer, runCli, runNodeScript, startServer } from "../../test/cli.ts";
 import { freePort } from "../../test/postgres-cluster.ts";
 import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
 
@@ -11,23 +10,7 @@ import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
 
 const INSPECTOR = path.resolve("node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
 
-function inspect(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [INSPECTOR, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const inspect = (args: string[], env: Record<string, string> = {}) => runNodeScript(INSPECTOR, args, env);
 
 describe("MCP Inspector CLI", () => {
   const dirs: string[] = [];
