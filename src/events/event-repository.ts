@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../storage/db.ts";
 import { presentationEvents } from "../storage/schema.ts";
 import type { PresentationEvent, StoredEvent } from "./event-types.ts";
@@ -40,6 +40,15 @@ export function createEventRepository(db: Db) {
         .orderBy(asc(presentationEvents.id))
         .limit(limit);
       return rows as StoredEvent[];
+    },
+
+    /** Forgets events older than the retention: progress that nobody will resume from. */
+    async prune(olderThanDays: number): Promise<number> {
+      const rows = await db
+        .delete(presentationEvents)
+        .where(lt(presentationEvents.createdAt, sql`now() - make_interval(days => ${olderThanDays})`))
+        .returning({ id: presentationEvents.id });
+      return rows.length;
     },
   };
 }

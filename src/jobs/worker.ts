@@ -9,6 +9,8 @@ import { createSweeper } from "./sweeper.ts";
 const SWEEP_EVERY_MS = 15_000;
 /** Webhook deliveries wait on other servers, not on this CPU: several at once. */
 const WEBHOOK_CONCURRENCY = 8;
+/** Progress events are for following and resuming a stream, not an audit log (revisions are). */
+const EVENT_RETENTION_DAYS = 30;
 
 export async function startWorker(c: Container, options: { concurrency: number }) {
   const sweeper = createSweeper({
@@ -35,6 +37,9 @@ export async function startWorker(c: Container, options: { concurrency: number }
     c.idempotency
       .purgeExpired()
       .catch((err: Error) => c.log.warn({ err: err.message }, "idempotency purge failed"));
+    c.eventRepository
+      .prune(EVENT_RETENTION_DAYS)
+      .catch((err: Error) => c.log.warn({ err: err.message }, "event prune failed"));
   }, SWEEP_EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };

@@ -275,7 +275,10 @@ export const presentationEvents = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("presentation_events_presentation_idx").on(t.presentationId, t.id)],
+  (t) => [
+    index("presentation_events_presentation_idx").on(t.presentationId, t.id),
+    index("presentation_events_created_idx").on(t.createdAt),
+  ],
 );
 
 export const webhooks = pgTable(

@@ -98,6 +98,24 @@ describe.skipIf(engineUnavailable)("progress stream (Server-Sent Events)", () =>
     expect(events.at(-1)?.data).toMatchObject({ format: "pdf" });
   });
 
+  it("forgets events after the retention, and keeps newer ones", async () => {
+    const old = await t.c.bus.publish(tenant.workspace.id, "6b00000000000000000000aa", {
+      type: "presentation.stopped",
+      data: {},
+    });
+    const recent = await t.c.bus.publish(tenant.workspace.id, "6b00000000000000000000aa", {
+      type: "presentation.stopped",
+      data: {},
+    });
+    await t.c.database.query(
+      "update presentation_events set created_at = now() - interval '31 days' where id = $1",
+      [old.id],
+    );
+    expect(await t.c.eventRepository.prune(30)).toBe(1);
+    const left = await t.c.eventRepository.after(tenant.workspace.id, "6b00000000000000000000aa", 0);
+    expect(left.map((e) => e.id)).toEqual([recent.id]);
+  });
+
   it("answers 404 across workspaces and 400 for a bad Last-Event-ID", async () => {
     const id = await generate({ instructions: "Make a deck about onboarding. Cover laptops and training." });
     const other = await createTenant(t.c);

@@ -1,0 +1,1 @@
+CREATE INDEX "presentation_events_created_idx" ON "presentation_events" USING btree ("created_at");
