@@ -167,9 +167,11 @@ describe.skipIf(chromiumMissing)("viewer in Chromium", () => {
     expect(slide?.width).toBeCloseTo(box.width, 0);
 
     await page.setViewportSize({ width: 700, height: 900 });
-    const narrow = await visible().boundingBox();
-    expect(narrow?.width).toBeLessThanOrEqual(700);
-    expect(narrow?.width).toBeLessThan(box.width);
+    // The page scales on its resize event, which may come a frame later.
+    await expect
+      .poll(async () => (await visible().boundingBox())?.width ?? Infinity)
+      .toBeLessThanOrEqual(700);
+    expect((await visible().boundingBox())?.width).toBeLessThan(box.width);
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
