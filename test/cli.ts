@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { afterAll } from "vitest";
 
 // Runs the real `decksmith` binary, as a user would.
 
@@ -59,7 +62,8 @@ export function startServer(
           output: () => output,
           stop: () =>
             new Promise((done) => {
-              if (child.exitCode !== null) return done(child.exitCode);
+              // Exited, or killed by a signal (then exitCode stays null): nothing to wait for.
+              if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
               child.once("exit", (code) => done(code));
               child.kill("SIGTERM");
             }),
@@ -103,6 +107,28 @@ export function demoClient(server: RunningServer, port: number) {
         body: JSON.stringify(body),
       });
       return { status: res.status, presentationId: (await res.json()).presentationId as string };
+    },
+  };
+}
+
+/** Data directories and the servers one suite starts on them, all stopped and removed after it. */
+export function serverSandbox() {
+  const dirs: string[] = [];
+  const servers: RunningServer[] = [];
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    dataDir(): string {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-e2e-"));
+      dirs.push(dir);
+      return dir;
+    },
+    async start(env: Record<string, string>, args: string[] = []): Promise<RunningServer> {
+      const server = await startServer(env, args);
+      servers.push(server);
+      return server;
     },
   };
 }

@@ -1,8 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { demoClient, type RunningServer, startServer } from "../../test/cli.ts";
+import { describe, expect, it } from "vitest";
+import { demoClient, serverSandbox } from "../../test/cli.ts";
 import { deckWriter, startFakeLlm } from "../../test/fake-llm.ts";
 import { freePort } from "../../test/postgres-cluster.ts";
 import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
@@ -11,39 +8,34 @@ import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
 // deck, then started again: the deck must end ready or failed, never stay generating.
 
 describe("a server killed mid-generation", () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-kill-"));
-  let server: RunningServer | undefined;
-  afterAll(async () => {
-    await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const sandbox = serverSandbox();
 
   it("leaves no deck generating once it runs again", async () => {
     const llm = await startFakeLlm(deckWriter({ delayMs: 10_000 })); // slow: the kill lands mid-call
     const port = await freePort();
     const env = {
-      DATA_DIR: dataDir,
+      DATA_DIR: sandbox.dataDir(),
       PORT: String(port),
       LOG_LEVEL: "warn",
       EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR,
     };
-    server = await startServer(
+    const killed = await sandbox.start(
       { ...env, LLM_PROVIDER: "openai-compatible", LLM_BASE_URL: llm.url, LLM_MODEL: "slow" },
       ["--json"],
     );
-    const client = demoClient(server, port);
+    const client = demoClient(killed, port);
     const { status: code, presentationId } = await client.generateAsync({
       instructions: "Make a deck about our hiring plan. Cover roles, budget and timeline.",
     });
     expect(code).toBe(202);
     // The worker has claimed the deck and is waiting for the model.
     await expect.poll(() => llm.requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
-    server.child.kill("SIGKILL");
-    await new Promise((r) => server?.child.once("exit", r));
+    killed.child.kill("SIGKILL");
+    await killed.stop();
     await llm.close();
 
     // Started again without a language model: the built-in composer finishes the deck.
-    server = await startServer(env);
+    await sandbox.start(env);
     await expect.poll(() => client.status(presentationId), { timeout: 15_000 }).toBe("ready");
     const deck = await client.getDeck(presentationId);
     expect(deck.slides.map((s: { placeholders: { title?: string } }) => s.placeholders.title)).toEqual(

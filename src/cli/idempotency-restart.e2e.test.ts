@@ -1,30 +1,22 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { demoClient, type RunningServer, startServer } from "../../test/cli.ts";
+import { describe, expect, it } from "vitest";
+import { demoClient, serverSandbox } from "../../test/cli.ts";
 import { freePort } from "../../test/postgres-cluster.ts";
 import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
 
 // Stored answers live in the database: a retry after the server restarted still gets the first.
 
 describe("Idempotency-Key across a restart", () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-idem-"));
-  let server: RunningServer | undefined;
-  afterAll(async () => {
-    await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const sandbox = serverSandbox();
 
   it("replays the first answer after a restart", async () => {
     const port = await freePort();
     const env = {
-      DATA_DIR: dataDir,
+      DATA_DIR: sandbox.dataDir(),
       PORT: String(port),
       LOG_LEVEL: "warn",
       EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR,
     };
-    server = await startServer(env, ["--json"]);
+    const server = await sandbox.start(env, ["--json"]);
     const client = demoClient(server, port);
     const generate = (instructions: string) =>
       fetch(`${client.base}/v1/presentations/generate`, {
@@ -37,7 +29,7 @@ describe("Idempotency-Key across a restart", () => {
     const body = await first.json();
     await server.stop();
 
-    server = await startServer(env);
+    await sandbox.start(env);
     const replay = await generate("Account review for Northwind Health");
     expect(replay.status).toBe(201);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");

@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { BIN, demoClient, type RunningServer, runCli, runNodeScript, startServer } from "../../test/cli.ts";
+import { describe, expect, it } from "vitest";
+import { BIN, demoClient, runCli, runNodeScript, serverSandbox } from "../../test/cli.ts";
 import { freePort } from "../../test/postgres-cluster.ts";
 import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
 
@@ -13,23 +11,13 @@ const INSPECTOR = path.resolve("node_modules/@modelcontextprotocol/inspector-cli
 const inspect = (args: string[], env: Record<string, string> = {}) => runNodeScript(INSPECTOR, args, env);
 
 describe("MCP Inspector CLI", () => {
-  const dirs: string[] = [];
-  const tempDir = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-mcp-"));
-    dirs.push(dir);
-    return dir;
-  };
-  let server: RunningServer | undefined;
-  afterAll(async () => {
-    await server?.stop();
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-  });
+  const sandbox = serverSandbox();
 
   it("lists and calls tools over HTTP", async () => {
     const port = await freePort();
-    server = await startServer(
+    const server = await sandbox.start(
       {
-        DATA_DIR: tempDir(),
+        DATA_DIR: sandbox.dataDir(),
         PORT: String(port),
         LOG_LEVEL: "warn",
         EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR,
@@ -62,7 +50,7 @@ describe("MCP Inspector CLI", () => {
   }, 60_000);
 
   it("lists and calls tools over stdio (decksmith mcp)", async () => {
-    const env = { DATA_DIR: tempDir(), LOG_LEVEL: "warn", EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR };
+    const env = { DATA_DIR: sandbox.dataDir(), LOG_LEVEL: "warn", EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR };
     const json = async (args: string[]) => JSON.parse((await runCli([...args, "--json"], env)).stdout);
     await json(["users", "create", "--email", "ada@example.com", "--password", "analytical-engine"]);
     await json(["workspaces", "create", "--name", "Engines", "--owner", "ada@example.com"]);
