@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
+import { TEST_EMBEDDINGS_DIR } from "./setup-embeddings.ts";
 
 // Runs the real `decksmith` binary, as a user would.
 
@@ -119,11 +120,20 @@ export function serverSandbox() {
     for (const s of servers) await s.stop();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
+  const dataDir = (): string => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-e2e-"));
+    dirs.push(dir);
+    return dir;
+  };
   return {
-    dataDir(): string {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "decksmith-e2e-"));
-      dirs.push(dir);
-      return dir;
+    /** A quiet server's settings on a fresh data directory, with a port when it will listen. */
+    env(port?: number): Record<string, string> {
+      return {
+        DATA_DIR: dataDir(),
+        LOG_LEVEL: "warn",
+        EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR,
+        ...(port ? { PORT: String(port) } : {}),
+      };
     },
     async start(env: Record<string, string>, args: string[] = []): Promise<RunningServer> {
       const server = await startServer(env, args);

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { demoClient, serverSandbox } from "../../test/cli.ts";
 import { deckWriter, startFakeLlm } from "../../test/fake-llm.ts";
 import { freePort } from "../../test/postgres-cluster.ts";
-import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
 
 // The real `decksmith serve` process, killed with SIGKILL while a language model is writing a
 // deck, then started again: the deck must end ready or failed, never stay generating.
@@ -13,12 +12,7 @@ describe("a server killed mid-generation", () => {
   it("leaves no deck generating once it runs again", async () => {
     const llm = await startFakeLlm(deckWriter({ delayMs: 10_000 })); // slow: the kill lands mid-call
     const port = await freePort();
-    const env = {
-      DATA_DIR: sandbox.dataDir(),
-      PORT: String(port),
-      LOG_LEVEL: "warn",
-      EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR,
-    };
+    const env = sandbox.env(port);
     const killed = await sandbox.start(
       { ...env, LLM_PROVIDER: "openai-compatible", LLM_BASE_URL: llm.url, LLM_MODEL: "slow" },
       ["--json"],

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { demoClient, serverSandbox } from "../../test/cli.ts";
 import { freePort } from "../../test/postgres-cluster.ts";
-import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
 
 // Stored answers live in the database: a retry after the server restarted still gets the first.
 
@@ -10,12 +9,7 @@ describe("Idempotency-Key across a restart", () => {
 
   it("replays the first answer after a restart", async () => {
     const port = await freePort();
-    const env = {
-      DATA_DIR: sandbox.dataDir(),
-      PORT: String(port),
-      LOG_LEVEL: "warn",
-      EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR,
-    };
+    const env = sandbox.env(port);
     const server = await sandbox.start(env, ["--json"]);
     const client = demoClient(server, port);
     const generate = (instructions: string) =>

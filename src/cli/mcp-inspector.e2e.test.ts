@@ -2,7 +2,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, demoClient, runCli, runNodeScript, serverSandbox } from "../../test/cli.ts";
 import { freePort } from "../../test/postgres-cluster.ts";
-import { TEST_EMBEDDINGS_DIR } from "../../test/setup-embeddings.ts";
 
 // The MCP Inspector's CLI, a client we did not write, against both transports.
 
@@ -15,15 +14,7 @@ describe("MCP Inspector CLI", () => {
 
   it("lists and calls tools over HTTP", async () => {
     const port = await freePort();
-    const server = await sandbox.start(
-      {
-        DATA_DIR: sandbox.dataDir(),
-        PORT: String(port),
-        LOG_LEVEL: "warn",
-        EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR,
-      },
-      ["--json"],
-    );
+    const server = await sandbox.start(sandbox.env(port), ["--json"]);
     const client = demoClient(server, port);
     const url = `${client.base}/mcp`;
     // Variadic options last, so they cannot take the target's place.
@@ -50,7 +41,7 @@ describe("MCP Inspector CLI", () => {
   }, 60_000);
 
   it("lists and calls tools over stdio (decksmith mcp)", async () => {
-    const env = { DATA_DIR: sandbox.dataDir(), LOG_LEVEL: "warn", EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_DIR };
+    const env = sandbox.env();
     const json = async (args: string[]) => JSON.parse((await runCli([...args, "--json"], env)).stdout);
     await json(["users", "create", "--email", "ada@example.com", "--password", "analytical-engine"]);
     await json(["workspaces", "create", "--name", "Engines", "--owner", "ada@example.com"]);

@@ -178,15 +178,3 @@ export const deckTools = {
     run: (env, i) => env.draft.setTheme(i.themeId),
   }),
 };
-
-export type DeckToolName = keyof typeof deckTools;
-export type DeckToolCall = {
-  [K in DeckToolName]: { tool: K; input: z.input<(typeof deckTools)[K]["input"]> };
-}[DeckToolName];
-
-/** Validates a call's input and runs it. */
-export async function runDeckTool(env: ToolEnv, call: { tool: string; input: unknown }): Promise<string> {
-  const spec = deckTools[call.tool as DeckToolName] as ToolSpec<z.ZodType> | undefined;
-  if (!spec) throw new Error(`Unknown tool ${call.tool}`);
-  return spec.run(env, spec.input.parse(call.input));
-}
