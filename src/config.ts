@@ -15,6 +15,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  OAUTH_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(0).default(30),
   EMBEDDINGS_PROVIDER: z.enum(["builtin", "openai-compatible"]).default("builtin"),
   EMBEDDINGS_BASE_URL: z.url().optional(),
   EMBEDDINGS_MODEL: z.string().min(1).optional(),
@@ -54,6 +55,8 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   /** Requests per minute per API key (or per client address without one); 0 turns limiting off. */
   rateLimitPerMinute: number;
+  /** OAuth dynamic client registrations allowed per client address per hour (0: no limit). */
+  oauthRegistrationsPerHour: number;
   sessionTtlMs: number;
   generation: {
     /** How long POST /v1/presentations/generate waits before answering 202. */
@@ -128,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage: { dataDir, databaseUrl: e.DATABASE_URL },
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    oauthRegistrationsPerHour: e.OAUTH_REGISTRATIONS_PER_HOUR,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     renderThreads: e.RENDER_THREADS ?? defaultRenderThreads(),
     llm: e.LLM_PROVIDER

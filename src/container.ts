@@ -1,5 +1,7 @@
 import path from "node:path";
+import type Provider from "oidc-provider";
 import { createApiKeyService } from "./auth/api-key-service.ts";
+import { createSecretBox } from "./auth/secret-box.ts";
 import { loadSigningSecret } from "./auth/server-secret.ts";
 import { createSessionService } from "./auth/session-service.ts";
 import { createUserService } from "./auth/user-service.ts";
@@ -17,6 +19,9 @@ import { workspaceReader } from "./generation/workspace-reader.ts";
 import { createIdempotencyRepository } from "./idempotency/idempotency-repository.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createGrantService } from "./oauth/grant-service.ts";
+import { createOAuthAdapter } from "./oauth/oauth-adapter.ts";
+import { createOAuthProvider, resourceIdentifier } from "./oauth/provider.ts";
 import { createLifecycleRepository } from "./presentations/lifecycle-repository.ts";
 import { createPresentationRepository } from "./presentations/presentation-repository.ts";
 import { createPresentationService } from "./presentations/presentation-service.ts";
@@ -26,7 +31,6 @@ import { createRenderPool } from "./rendering/render-pool.ts";
 import { createFileBlobStore } from "./storage/blobs.ts";
 import { type Database, databaseOptionsFrom, openDatabase } from "./storage/db.ts";
 import { createReadCache } from "./storage/read-cache.ts";
-import { createSecretBox } from "./webhooks/secret-box.ts";
 import { createWebhookRepository } from "./webhooks/webhook-repository.ts";
 import { createWebhookService } from "./webhooks/webhook-service.ts";
 import { createWorkspaceService } from "./workspaces/workspace-service.ts";
@@ -73,6 +77,30 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
     log,
   });
   bus.onPublish((event) => webhooks.dispatch(event));
+  const users = createUserService({ db });
+  // Live OAuth tokens are cached like API keys; every revocation path clears the cache.
+  const tokenCache = createReadCache<never>({ enabled: exclusive });
+  const grants = createGrantService({
+    db,
+    resource: resourceIdentifier(config.http.publicUrl),
+    cache: tokenCache,
+  });
+  const oauthAdapter = createOAuthAdapter({
+    db,
+    box: createSecretBox(serverSecret, "oauth client secrets"),
+    onRevoke: () => tokenCache.clear(),
+  });
+  let provider: Promise<Provider> | undefined;
+  /** The authorization server, made on first use: only the HTTP server needs it. */
+  const oauthProvider = () => {
+    provider ??= createOAuthProvider({
+      publicUrl: config.http.publicUrl,
+      serverSecret,
+      users,
+      adapter: oauthAdapter,
+    });
+    return provider;
+  };
   const generation = createGenerationService({
     lifecycle,
     presentations,
@@ -106,7 +134,9 @@ function wire(config: Config, database: Database, embedder: Embedder, now: () =>
     editing,
     queue,
     generation,
-    users: createUserService({ db }),
+    users,
+    grants,
+    oauthProvider,
     apiKeys: createApiKeyService({ db, cache: createReadCache({ enabled: exclusive }) }),
     sessions: createSessionService({ db, ttlMs: config.sessionTtlMs }),
     workspaces,

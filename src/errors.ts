@@ -6,6 +6,7 @@ export const errorStatus = {
   unauthorized: 401,
   plan_required: 403,
   forbidden: 403,
+  insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
   presentation_not_ready: 409,

@@ -1,7 +1,10 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Actor, Principal } from "../auth/actor.ts";
 import type { ApiKeyService } from "../auth/api-key-service.ts";
+import { ALL_SCOPES, hasScope, requireScope, type Scope } from "../auth/scopes.ts";
+import { API_KEY_PREFIX } from "../auth/secrets.ts";
 import { AppError } from "../errors.ts";
+import type { GrantService } from "../oauth/grant-service.ts";
 import type { WorkspaceService } from "../workspaces/workspace-service.ts";
 
 declare module "fastify" {
@@ -18,24 +21,56 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return header ? BEARER.exec(header)?.[1] : undefined;
 }
 
+/** Where clients discover how to get a token for this server (RFC 9728). */
+export const protectedResourceMetadataUrl = (publicUrl: string) =>
+  `${new URL(publicUrl).origin}/.well-known/oauth-protected-resource`;
+
 /**
- * Route hooks. `user` authenticates the bearer token (onRequest, before the body is read);
- * `workspace` then resolves the X-Workspace-Id header into an Actor (preHandler, after the
- * header has been validated).
+ * Route hooks. `user(scope)` authenticates the bearer token, an API key or an OAuth access token
+ * (onRequest, before the body is read), and checks the token carries `scope`; `workspace` then
+ * resolves the X-Workspace-Id header into an Actor (preHandler, after the header has been
+ * validated). Refusals carry a WWW-Authenticate challenge pointing at the resource metadata.
  */
-export function createAuthHooks(deps: { apiKeys: ApiKeyService; workspaces: WorkspaceService }) {
-  async function user(request: FastifyRequest): Promise<void> {
+export function createAuthHooks(deps: {
+  apiKeys: ApiKeyService;
+  grants: GrantService;
+  workspaces: WorkspaceService;
+  publicUrl: string;
+}) {
+  const metadata = `resource_metadata="${protectedResourceMetadataUrl(deps.publicUrl)}"`;
+  const allScopes = `scope="${ALL_SCOPES.join(" ")}"`;
+
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
     const header = request.headers.authorization;
-    if (!header)
+    const token = header ? bearerToken(request) : undefined;
+    const principal = token
+      ? token.startsWith(API_KEY_PREFIX)
+        ? await deps.apiKeys.authenticate(token)
+        : await deps.grants.authenticate(token)
+      : undefined;
+    if (principal) return principal;
+    if (!header) {
+      reply.header("www-authenticate", `Bearer ${metadata}, ${allScopes}`);
       throw new AppError(
         "unauthorized",
-        "Missing Authorization header; send Authorization: Bearer <API key>",
+        "Missing Authorization header; send Authorization: Bearer <API key or OAuth access token>",
       );
-    const token = bearerToken(request);
+    }
+    reply.header("www-authenticate", `Bearer error="invalid_token", ${metadata}, ${allScopes}`);
     if (!token) throw new AppError("unauthorized", "Malformed Authorization header; expected Bearer <token>");
-    const principal = await deps.apiKeys.authenticate(token);
-    if (!principal) throw new AppError("unauthorized", "Invalid or revoked token");
-    request.principal = principal;
+    throw new AppError("unauthorized", "Invalid, expired or revoked token");
+  }
+
+  /** Authenticates; with a scope, also refuses tokens that were not granted it. */
+  function user(scope?: Scope) {
+    return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const principal = await authenticate(request, reply);
+      if (scope && !hasScope(principal, scope)) {
+        reply.header("www-authenticate", `Bearer error="insufficient_scope", scope="${scope}", ${metadata}`);
+        requireScope(principal, scope);
+      }
+      request.principal = principal;
+    };
   }
 
   async function workspace(request: FastifyRequest): Promise<void> {

@@ -23,6 +23,7 @@ import { exportRoutes } from "./routes/exports.ts";
 import { generationRoutes } from "./routes/generation.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
+import { oauthRoutes } from "./routes/oauth.ts";
 import { presentationRoutes } from "./routes/presentations.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
@@ -95,7 +96,7 @@ export async function buildServer(c: Container): Promise<FastifyInstance> {
     });
   }
 
-  const auth = createAuthHooks(c);
+  const auth = createAuthHooks({ ...c, publicUrl: c.config.http.publicUrl });
   await app.register(healthRoutes(c));
   await app.register(workspaceRoutes({ auth, workspaces: c.workspaces }));
   await app.register(catalogRoutes({ auth }));
@@ -116,6 +117,7 @@ export async function buildServer(c: Container): Promise<FastifyInstance> {
     }),
   );
   await app.register(mcpRoutes({ auth, c }));
+  await app.register(oauthRoutes({ c }));
   await app.register(webRoutes(c));
 
   app.get("/openapi.json", { schema: { hide: true }, config: { rateLimit: false } }, async () =>

@@ -57,6 +57,7 @@ function base62(bytes: Buffer): string {
   return out.padStart(43, "0");
 }
 
+export const API_KEY_PREFIX = "ak_";
 export const API_KEY_PATTERN = /^ak_[0-9A-Za-z]{43}$/;
 
 export function newApiKey(): { key: string; prefix: string; hash: string } {

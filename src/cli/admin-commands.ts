@@ -92,9 +92,8 @@ export function registerAdminCommands(program: Command): void {
       }),
     );
 
-  program
-    .command("members")
-    .description("Manage workspace members")
+  const members = program.command("members").description("Manage workspace members");
+  members
     .command("add")
     .description("Add a user to a workspace, or change their role")
     .requiredOption("--workspace <id>", "workspace id")
@@ -108,6 +107,22 @@ export function registerAdminCommands(program: Command): void {
         return {
           result: { ...m, email: user.email },
           text: `${user.email} is now ${m.role} of workspace ${m.workspaceId}`,
+        };
+      }),
+    );
+  members
+    .command("remove")
+    .description("Remove a user from a workspace; their keys and OAuth tokens stop reaching it at once")
+    .requiredOption("--workspace <id>", "workspace id")
+    .requiredOption("--email <email>", "the user's email")
+    .option("--json", "print one JSON object")
+    .action(
+      withContainer(async (c, o) => {
+        const user = await c.users.getByEmail(str(o, "email"));
+        const m = await c.workspaces.removeMember(str(o, "workspace"), user.id);
+        return {
+          result: { ...m, email: user.email },
+          text: `${user.email} is no longer a member of workspace ${m.workspaceId}`,
         };
       }),
     );

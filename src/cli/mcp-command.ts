@@ -46,10 +46,8 @@ export function registerMcpCommand(program: Command): void {
           c.database.kind === "pglite"
             ? await startWorker(c, { concurrency: config.generation.concurrency })
             : undefined;
-        const server = createMcpServer(
-          { c, principal, actor: actorResolver(c, principal) },
-          new Set(["read", "write"]),
-          (err) => logger.error({ err }, "MCP tool failed"),
+        const server = createMcpServer({ c, principal, actor: actorResolver(c, principal) }, (err) =>
+          logger.error({ err }, "MCP tool failed"),
         );
         const transport = new StdioServerTransport();
         transport.onclose = () => {

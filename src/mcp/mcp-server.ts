@@ -1,8 +1,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ZodError } from "zod";
+import { hasScope } from "../auth/scopes.ts";
 import { AppError } from "../errors.ts";
-import { type Access, mcpTools, type ToolContext } from "./tools.ts";
+import { type McpToolName, mcpTools, type ToolContext } from "./tools.ts";
 
 // One MCP server per request (Streamable HTTP, stateless) or per process (stdio): the tools the
 // caller may use, each answering JSON as text and as structured content. Failures come back as
@@ -24,20 +25,17 @@ function failure(err: unknown): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 
-export function createMcpServer(
-  ctx: ToolContext,
-  allowed: ReadonlySet<Access>,
-  log?: (err: unknown) => void,
-): McpServer {
+export function createMcpServer(ctx: ToolContext, log?: (err: unknown) => void): McpServer {
   const server = new McpServer({ name: "decksmith", version: VERSION });
-  for (const [name, spec] of Object.entries(mcpTools)) {
-    if (!allowed.has(spec.access)) continue; // tools the caller may not use are not even listed
+  for (const [name, spec] of Object.entries(mcpTools) as [string, (typeof mcpTools)[McpToolName]][]) {
+    // Tools the token's scopes forbid are not even listed.
+    if (spec.scope && !hasScope(ctx.principal, spec.scope)) continue;
     server.registerTool(
       name,
       {
         description: spec.description,
         inputSchema: spec.input,
-        annotations: { readOnlyHint: spec.access === "read" },
+        annotations: { readOnlyHint: !spec.scope?.endsWith(":write") },
       },
       async (args: unknown): Promise<CallToolResult> => {
         try {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Actor, Principal } from "../auth/actor.ts";
+import type { Scope } from "../auth/scopes.ts";
 import { listTemplates, listThemes } from "../catalog/catalog.ts";
 import type { Container } from "../container.ts";
 import { searchInputSchema, upsertEntitiesSchema } from "../entities/entity-schemas.ts";
@@ -11,8 +12,6 @@ import { exportInputSchema } from "../rendering/export-service.ts";
 // The MCP tools: the REST API's capabilities for AI assistants, on the same services and schemas.
 // Descriptions say when to use each tool, because that is what a model reads to choose one.
 
-export type Access = "read" | "write";
-
 export type ToolContext = {
   c: Container;
   principal: Principal;
@@ -23,7 +22,8 @@ export type ToolContext = {
 type McpTool<S extends z.ZodObject> = {
   description: string;
   input: S;
-  access: Access;
+  /** The OAuth scope the tool needs; none for tools any signed-in caller may use. */
+  scope?: Scope;
   run(ctx: ToolContext, input: z.output<S>): Promise<unknown>;
 };
 const tool = <S extends z.ZodObject>(t: McpTool<S>) => t;
@@ -38,39 +38,38 @@ export const mcpTools = {
   list_workspaces: tool({
     description: "List the workspaces you can use (call first: other tools take a workspaceId from here).",
     input: z.object({}),
-    access: "read",
-    run: async (ctx) => ctx.c.workspaces.listForApi(ctx.principal.userId),
+    run: async (ctx) => ctx.c.workspaces.listForApi(ctx.principal),
   }),
   list_templates: tool({
     description:
       "List deck templates (account review, QBR, deal review, meeting prep, pipeline review, general) with the data each uses.",
     input: z.object({}),
-    access: "read",
+    scope: "presentations:read",
     run: async () => listTemplates(),
   }),
   list_themes: tool({
     description: "List visual themes for decks (colours and fonts).",
     input: z.object({}),
-    access: "read",
+    scope: "presentations:read",
     run: async () => listThemes(),
   }),
   list_presentations: tool({
     description: "List a workspace's presentations, newest first, with status and summary.",
     input: listQuerySchema.extend({ workspaceId }),
-    access: "read",
+    scope: "presentations:read",
     run: async (ctx, { workspaceId: ws, ...query }) => ctx.c.presentations.list(await ctx.actor(ws), query),
   }),
   get_presentation: tool({
     description: "Read one presentation: every slide's layout and text, and the discussion topics.",
     input: z.object({ workspaceId, presentationId }),
-    access: "read",
+    scope: "presentations:read",
     run: async (ctx, i) => ctx.c.presentations.get(await ctx.actor(i.workspaceId), i.presentationId),
   }),
   generate_presentation: tool({
     description:
       "Make a new deck from instructions, grounded in the workspace's CRM data (name the account or deal in the instructions). Waits until it is ready and answers its id, summary and viewer url.",
     input: generateInputSchema.extend({ workspaceId }),
-    access: "write",
+    scope: "presentations:write",
     run: async (ctx, { workspaceId: ws, ...input }) =>
       (await ctx.c.generation.generate(await ctx.actor(ws), input)).body,
   }),
@@ -78,14 +77,14 @@ export const mcpTools = {
     description:
       'Change an existing deck by instructions ("rename the deck to …", "remove slide 4", "add a slide about … after slide 2", "switch the theme to Midnight"). Answers what changed.',
     input: z.object({ workspaceId, presentationId, instructions: z.string().min(1).max(20_000) }),
-    access: "write",
+    scope: "presentations:write",
     run: async (ctx, i) =>
       ctx.c.editing.edit(await ctx.actor(i.workspaceId), i.presentationId, { instructions: i.instructions }),
   }),
   export_presentation: tool({
     description: "Export a ready deck to PPTX (editable) or PDF; answers a download link valid 14 hours.",
     input: exportInputSchema.extend({ workspaceId, presentationId }),
-    access: "read",
+    scope: "presentations:read",
     run: async (ctx, { workspaceId: ws, presentationId: id, ...input }) =>
       ctx.c.exports.export(await ctx.actor(ws), id, input),
   }),
@@ -93,13 +92,13 @@ export const mcpTools = {
     description:
       "Search the workspace's CRM records (accounts, contacts, opportunities, notes, products) by meaning and keywords, e.g. 'hospitals unhappy with support'.",
     input: searchInputSchema.extend({ workspaceId }),
-    access: "read",
+    scope: "entities:read",
     run: async (ctx, { workspaceId: ws, ...input }) => ctx.c.entities.search(await ctx.actor(ws), input),
   }),
   upsert_entities: tool({
     description: "Create or update CRM records (1 to 1000; matched on type + externalId), all or nothing.",
     input: z.object({ workspaceId, entities: upsertEntitiesSchema.shape.entities }),
-    access: "write",
+    scope: "entities:write",
     run: async (ctx, { workspaceId: ws, entities }) =>
       ctx.c.entities.upsert(await ctx.actor(ws), { entities }),
   }),
@@ -111,7 +110,7 @@ export type McpToolName = keyof typeof mcpTools;
 export function actorResolver(c: Container, principal: Principal) {
   return async (workspaceId: string | undefined): Promise<Actor> => {
     if (workspaceId) return c.workspaces.resolveActor(principal, workspaceId);
-    const all = await c.workspaces.listForApi(principal.userId);
+    const all = await c.workspaces.listForApi(principal);
     if (all.length === 1 && all[0]) return c.workspaces.resolveActor(principal, all[0].id);
     throw new AppError(
       "invalid_request",

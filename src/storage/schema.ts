@@ -347,3 +347,35 @@ export const idempotencyKeys = pgTable(
     index("idempotency_keys_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * The OAuth authorization server's state (clients, grants, codes, tokens, sessions,
+ * interactions), one row per record, written only through oauth-adapter.ts. Rows are found by the
+ * SHA-256 of their id, so a copy of this table holds no usable token.
+ */
+export const oauthRecords = pgTable(
+  "oauth_records",
+  {
+    kind: text("kind").notNull(),
+    idHash: text("id_hash").notNull(),
+    /** The grant a code or token belongs to (a Grant's own id on its row), to revoke them together. */
+    grantId: text("grant_id"),
+    /** A Session's uid (not a secret: it names the session in interactions). */
+    uid: text("uid"),
+    /** For Grants: whose grant and to which client, for Account → Connected apps. */
+    accountId: text("account_id"),
+    clientId: text("client_id"),
+    /** For Grants: the workspaces the user chose on the consent page; written only by consent. */
+    workspaceIds: text("workspace_ids").array(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.idHash] }),
+    index("oauth_records_grant_idx").on(t.grantId),
+    index("oauth_records_uid_idx").on(t.uid),
+    index("oauth_records_account_idx").on(t.accountId),
+    index("oauth_records_expires_idx").on(t.expiresAt),
+  ],
+);

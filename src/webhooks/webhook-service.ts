@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import type { Actor } from "../auth/actor.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
 import { notFound, parseInput } from "../errors.ts";
 import { type StoredEvent, type WebhookEventType, webhookEventTypes } from "../events/event-types.ts";
 import type { Queue } from "../jobs/queue.ts";
 import type { PresentationService } from "../presentations/presentation-service.ts";
 import { requireRole } from "../workspaces/workspace-service.ts";
-import type { SecretBox } from "./secret-box.ts";
 import { checkTargetUrl } from "./url-guard.ts";
 import type { DeliveryRow, WebhookRepository, WebhookRow } from "./webhook-repository.ts";
 import { createWebhookSchema, deliveryQuerySchema, webhookIdSchema } from "./webhook-schemas.ts";

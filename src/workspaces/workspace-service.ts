@@ -67,8 +67,23 @@ export function createWorkspaceService(deps: { db: Db; cache?: ReadCache<Access>
       return { workspaceId: id, userId, role: validRole };
     },
 
-    /** The workspaces this user may reach through the API (member, and plan with API access). */
-    async listForApi(userId: string): Promise<WorkspaceSummary[]> {
+    /** Removes a member; their API keys and OAuth tokens stop reaching the workspace at once. */
+    async removeMember(workspaceId: string, userId: string) {
+      const id = normalizeId(workspaceId);
+      const [row] = await db
+        .delete(memberships)
+        .where(and(eq(memberships.workspaceId, id), eq(memberships.userId, userId)))
+        .returning({ role: memberships.role });
+      cache.clear();
+      if (!row) throw notFound(`Member ${userId} of workspace ${workspaceId}`);
+      return { workspaceId: id, userId, removed: true };
+    },
+
+    /**
+     * The workspaces this caller may reach through the API: member, plan with API access, and for
+     * an OAuth token one of the workspaces chosen at consent.
+     */
+    async listForApi(principal: Pick<Principal, "userId" | "workspaceIds">): Promise<WorkspaceSummary[]> {
       const rows = await db
         .select({
           id: workspaces.id,
@@ -79,9 +94,15 @@ export function createWorkspaceService(deps: { db: Db; cache?: ReadCache<Access>
         })
         .from(memberships)
         .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
-        .where(and(eq(memberships.userId, userId), inArray(workspaces.plan, plans.filter(planHasApiAccess))))
+        .where(
+          and(
+            eq(memberships.userId, principal.userId),
+            inArray(workspaces.plan, plans.filter(planHasApiAccess)),
+          ),
+        )
         .orderBy(asc(workspaces.createdAt), asc(workspaces.id));
-      return rows.map((r) => ({ ...r, apiAccess: true }));
+      const chosen = principal.workspaceIds;
+      return rows.filter((r) => !chosen || chosen.has(r.id)).map((r) => ({ ...r, apiAccess: true }));
     },
 
     /**
@@ -141,6 +162,9 @@ export function createWorkspaceService(deps: { db: Db; cache?: ReadCache<Access>
         ]);
       }
       const id = normalizeId(workspaceId);
+      // An OAuth token reaches only the workspaces chosen at consent; others look like strangers'.
+      if (principal.workspaceIds && !principal.workspaceIds.has(id))
+        throw notFound(`Workspace ${workspaceId}`);
       const cacheKey = `${principal.userId}:${id}`;
       let row = cache.get(cacheKey);
       if (!row) {

@@ -35,12 +35,12 @@ const themeSchema = z
 export const catalogRoutes =
   (deps: { auth: AuthHooks }): FastifyPluginAsyncZod =>
   async (app) => {
-    const hooks = { onRequest: deps.auth.user, preHandler: deps.auth.workspace };
+    const read = { onRequest: deps.auth.user("presentations:read"), preHandler: deps.auth.workspace };
 
     app.get(
       "/v1/templates",
       {
-        ...hooks,
+        ...read,
         schema: {
           summary: "List templates",
           tags: ["catalog"],
@@ -54,7 +54,7 @@ export const catalogRoutes =
     app.get(
       "/v1/themes",
       {
-        ...hooks,
+        ...read,
         schema: {
           summary: "List themes",
           tags: ["catalog"],

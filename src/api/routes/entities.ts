@@ -25,13 +25,14 @@ const entityIdParams = z.object({
 export const entityRoutes =
   (deps: { auth: AuthHooks; entities: EntityService; idempotent: IdempotentHook }): FastifyPluginAsyncZod =>
   async (app) => {
-    const hooks = { onRequest: deps.auth.user, preHandler: deps.auth.workspace };
+    const read = { onRequest: deps.auth.user("entities:read"), preHandler: deps.auth.workspace };
+    const write = { onRequest: deps.auth.user("entities:write"), preHandler: deps.auth.workspace };
     const tags = ["entities"];
 
     app.post(
       "/v1/entities",
       {
-        ...hooks,
+        ...write,
         preHandler: [deps.auth.workspace, deps.idempotent],
         // A batch of 1000 records with notes easily passes the 1 MiB default of other routes.
         bodyLimit: ENTITY_BATCH_BODY_LIMIT,
@@ -51,7 +52,7 @@ export const entityRoutes =
     app.get(
       "/v1/entities",
       {
-        ...hooks,
+        ...read,
         schema: {
           summary: "List entities, newest first",
           tags,
@@ -66,7 +67,7 @@ export const entityRoutes =
     app.get(
       "/v1/entities/:entityId",
       {
-        ...hooks,
+        ...read,
         schema: {
           summary: "Get an entity",
           tags,
@@ -81,7 +82,7 @@ export const entityRoutes =
     app.delete(
       "/v1/entities/:entityId",
       {
-        ...hooks,
+        ...write,
         schema: {
           summary: "Delete an entity (and the links that point at it)",
           tags,
@@ -99,7 +100,7 @@ export const entityRoutes =
     app.post(
       "/v1/entities/search",
       {
-        ...hooks,
+        ...read,
         schema: {
           summary: "Search entities by meaning and keywords",
           description:

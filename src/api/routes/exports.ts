@@ -17,7 +17,7 @@ export const exportRoutes =
     app.post(
       "/v1/presentations/:presentationId/export",
       {
-        onRequest: deps.auth.user,
+        onRequest: deps.auth.user("presentations:read"),
         preHandler: [deps.auth.workspace, deps.idempotent],
         schema: {
           summary: "Export a presentation to PPTX or PDF",

@@ -31,12 +31,13 @@ export const generationRoutes =
     idempotent: IdempotentHook;
   }): FastifyPluginAsyncZod =>
   async (app) => {
-    const hooks = { onRequest: deps.auth.user, preHandler: deps.auth.workspace };
+    const read = { onRequest: deps.auth.user("presentations:read"), preHandler: deps.auth.workspace };
+    const write = { onRequest: deps.auth.user("presentations:write"), preHandler: deps.auth.workspace };
 
     app.post(
       "/v1/presentations/generate",
       {
-        ...hooks,
+        ...write,
         preHandler: [deps.auth.workspace, deps.idempotent],
         schema: {
           summary: "Generate a presentation",
@@ -68,7 +69,7 @@ export const generationRoutes =
     app.post(
       "/v1/presentations/:presentationId/stop",
       {
-        ...hooks,
+        ...write,
         schema: {
           summary: "Stop a generation",
           description: "A generating presentation becomes stopped; any other status answers 409 conflict.",
@@ -86,7 +87,7 @@ export const generationRoutes =
     app.post(
       "/v1/presentations/:presentationId/edit",
       {
-        ...hooks,
+        ...write,
         preHandler: [deps.auth.workspace, deps.idempotent],
         schema: {
           summary: "Edit a presentation by instructions",
@@ -105,7 +106,7 @@ export const generationRoutes =
     app.get(
       "/v1/presentations/:presentationId/revisions",
       {
-        ...hooks,
+        ...read,
         schema: {
           summary: "List a presentation's revisions",
           description: "Oldest first: the generation, then every edit and restore, each with its changes.",
@@ -121,7 +122,7 @@ export const generationRoutes =
     app.post(
       "/v1/presentations/:presentationId/revisions/:number/restore",
       {
-        ...hooks,
+        ...write,
         schema: {
           summary: "Restore a revision",
           description:
@@ -140,7 +141,7 @@ export const generationRoutes =
     app.get(
       "/v1/presentations/:presentationId/events",
       {
-        ...hooks,
+        ...read,
         config: { rateLimit: false },
         schema: {
           summary: "Follow a presentation's progress (Server-Sent Events)",

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { Container } from "../../container.ts";
 import { AppError } from "../../errors.ts";
 import { createMcpServer } from "../../mcp/mcp-server.ts";
-import { type Access, actorResolver } from "../../mcp/tools.ts";
+import { actorResolver } from "../../mcp/tools.ts";
 import { type AuthHooks, principalOf } from "../auth.ts";
 
 // MCP over Streamable HTTP at /mcp, stateless: each POST gets its own server and transport, so
@@ -32,12 +32,11 @@ export const mcpRoutes =
 
     app.post(
       "/mcp",
-      { onRequest: [guard, deps.auth.user], schema: { hide: true } },
+      { onRequest: [guard, deps.auth.user()], schema: { hide: true } },
       async (request, reply) => {
         const principal = principalOf(request);
-        // An API key carries all of its user's rights.
-        const allowed = new Set<Access>(["read", "write"]);
-        const server = createMcpServer({ c, principal, actor: actorResolver(c, principal) }, allowed, (err) =>
+        // An API key carries all of its user's rights; an OAuth token only its scopes' tools.
+        const server = createMcpServer({ c, principal, actor: actorResolver(c, principal) }, (err) =>
           request.log.error({ err }, "MCP tool failed"),
         );
         const transport = new StreamableHTTPServerTransport({

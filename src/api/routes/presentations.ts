@@ -14,12 +14,12 @@ import { workspaceHeaders } from "./workspace-header.ts";
 export const presentationRoutes =
   (deps: { auth: AuthHooks; presentations: PresentationService }): FastifyPluginAsyncZod =>
   async (app) => {
-    const hooks = { onRequest: deps.auth.user, preHandler: deps.auth.workspace };
+    const read = { onRequest: deps.auth.user("presentations:read"), preHandler: deps.auth.workspace };
 
     app.get(
       "/v1/presentations",
       {
-        ...hooks,
+        ...read,
         schema: {
           summary: "List presentations",
           description: "Newest first.",
@@ -35,7 +35,7 @@ export const presentationRoutes =
     app.get(
       "/v1/presentations/:presentationId",
       {
-        ...hooks,
+        ...read,
         schema: {
           summary: "Get a presentation with its slides and discussion topics",
           tags: ["presentations"],

@@ -15,13 +15,14 @@ import { workspaceHeaders } from "./workspace-header.ts";
 export const webhookRoutes =
   (deps: { auth: AuthHooks; webhooks: WebhookService }): FastifyPluginAsyncZod =>
   async (app) => {
-    const hooks = { onRequest: deps.auth.user, preHandler: deps.auth.workspace };
+    const read = { onRequest: deps.auth.user("presentations:read"), preHandler: deps.auth.workspace };
+    const write = { onRequest: deps.auth.user("presentations:write"), preHandler: deps.auth.workspace };
     const params = z.object({ webhookId: z.string() });
 
     app.post(
       "/v1/webhooks",
       {
-        ...hooks,
+        ...write,
         schema: {
           summary: "Register a webhook",
           description:
@@ -41,7 +42,7 @@ export const webhookRoutes =
     app.get(
       "/v1/webhooks",
       {
-        ...hooks,
+        ...read,
         schema: {
           summary: "List the workspace's webhooks",
           tags: ["webhooks"],
@@ -55,7 +56,7 @@ export const webhookRoutes =
     app.delete(
       "/v1/webhooks/:webhookId",
       {
-        ...hooks,
+        ...write,
         schema: {
           summary: "Delete a webhook",
           description: "Its pending deliveries are dropped.",
@@ -74,7 +75,7 @@ export const webhookRoutes =
     app.get(
       "/v1/webhooks/:webhookId/deliveries",
       {
-        ...hooks,
+        ...read,
         schema: {
           summary: "A webhook's deliveries, newest first",
           description:

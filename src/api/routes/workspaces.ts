@@ -21,7 +21,7 @@ export const workspaceRoutes =
     app.get(
       "/v1/workspaces",
       {
-        onRequest: deps.auth.user,
+        onRequest: deps.auth.user(),
         schema: {
           summary: "List workspaces",
           description:
@@ -31,7 +31,7 @@ export const workspaceRoutes =
         },
       },
       async (request) => {
-        const rows = await deps.workspaces.listForApi(principalOf(request).userId);
+        const rows = await deps.workspaces.listForApi(principalOf(request));
         return rows.map((w) => ({
           id: w.id,
           name: w.name,

@@ -1,11 +1,12 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 
-// Webhook signing secrets must be read back to sign every delivery, so they cannot be hashed like
-// API keys. They are stored encrypted (AES-256-GCM) with a key derived from the server's signing
+// Secrets that must be read back (webhook signing secrets, to sign every delivery; OAuth client
+// secrets, to check a client's) cannot be hashed like API keys. They are stored encrypted (AES-256-GCM) with a key derived from the server's signing
 // secret, which never touches the database: a copy of the database alone reveals no secret.
 
-export function createSecretBox(serverSecret: string) {
-  const key = createHash("sha256").update(`decksmith webhook secrets\n${serverSecret}`).digest();
+export function createSecretBox(serverSecret: string, purpose = "webhook secrets") {
+  // One key per purpose, so a value sealed for one use cannot be opened as another.
+  const key = createHash("sha256").update(`decksmith ${purpose}\n${serverSecret}`).digest();
   return {
     seal(plain: string): string {
       const iv = randomBytes(12);
