@@ -42,6 +42,7 @@ ${options.head ?? ""}
       ? html`<form method="post" action="/signout" style="display:flex;gap:12px;align-items:center">
     <span class="muted">${nav.email}</span>
     <a href="/account/api-keys">API keys</a>
+    <a href="/account/connected-apps">Connected apps</a>
     <a href="/docs">API docs</a>
     <input type="hidden" name="_csrf" value="${nav.csrfToken}">
     <button class="secondary" type="submit">Sign out</button>

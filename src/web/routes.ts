@@ -1,5 +1,6 @@
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type Provider from "oidc-provider";
 import type { ApiKeyService } from "../auth/api-key-service.ts";
 import { newToken, safeEqual } from "../auth/secrets.ts";
 import type { SessionService, WebSession } from "../auth/session-service.ts";
@@ -7,12 +8,14 @@ import type { UserService } from "../auth/user-service.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
+import type { GrantService } from "../oauth/grant-service.ts";
 import type { PresentationService } from "../presentations/presentation-service.ts";
 import type { ExportService } from "../rendering/export-service.ts";
 import type { WorkspaceService } from "../workspaces/workspace-service.ts";
+import { oauthWebRoutes } from "./oauth-routes.ts";
 import { apiKeysPage, signInPage } from "./pages.ts";
 import { viewerRoutes } from "./viewer-routes.ts";
-import { SESSION_COOKIE, webSession } from "./web-session.ts";
+import { contentSecurityPolicy, SESSION_COOKIE, webSession } from "./web-session.ts";
 
 // Server-rendered pages: sign-in, sign-out, Account → API keys. Sessions live in an HTTP-only
 // cookie; every form carries a CSRF token that must match the session's (or, before sign-in, a
@@ -29,6 +32,8 @@ type Deps = {
   presentations: PresentationService;
   exports: ExportService;
   bus: EventBus;
+  grants: GrantService;
+  oauthProvider: () => Promise<Provider>;
 };
 
 /** Only same-site relative paths, so a crafted link cannot bounce a user to another site. */
@@ -44,10 +49,10 @@ export const webRoutes =
 
     app.addHook("onSend", async (request, reply) => {
       if (request.routeOptions.config?.web) {
-        reply.header(
-          "content-security-policy",
-          "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        );
+        // A page may widen form-action (the consent page's form ends at the app's redirect URI).
+        if (!reply.hasHeader("content-security-policy")) {
+          reply.header("content-security-policy", contentSecurityPolicy());
+        }
         reply.header("x-content-type-options", "nosniff");
         reply.header("referrer-policy", "same-origin");
         reply.header("cache-control", "no-store");
@@ -59,6 +64,7 @@ export const webRoutes =
     const pages = webSession(deps.sessions);
     // A child context, so the viewer's pages get the headers above too.
     await app.register(viewerRoutes({ ...deps, pages }));
+    await app.register(oauthWebRoutes({ ...deps, publicUrl: deps.config.http.publicUrl, pages }));
 
     function showSignIn(reply: FastifyReply, next: string, error?: string, email?: string) {
       const csrf = newToken();

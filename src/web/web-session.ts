@@ -9,6 +9,20 @@ import { AppError } from "../errors.ts";
 
 export const SESSION_COOKIE = "ds_session";
 
+/** The pages' Content-Security-Policy; `formAction` lists where forms may lead besides this site. */
+export function contentSecurityPolicy(formAction: string[] = []): string {
+  return [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    "script-src 'unsafe-inline'",
+    "font-src 'self'",
+    "connect-src 'self'",
+    `form-action ${["'self'", ...formAction].join(" ")}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join("; ");
+}
+
 const formSchema = z.record(z.string(), z.string());
 
 export function webSession(sessions: SessionService) {
