@@ -129,7 +129,7 @@ export async function authorize(base: string, o: AuthorizeOptions): Promise<Auth
     if (!form?.[1]) {
       const error = new URL(url);
       error.searchParams.set("page_status", String(response.status));
-      return { location: error, params: new URLSearchParams({ page: page.slice(0, 2000) }), consentHtml };
+      return { location: error, params: new URLSearchParams({ page }), consentHtml };
     }
     consentHtml = page;
     const fields = new URLSearchParams({ _csrf: /name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? "" });
