@@ -39,6 +39,9 @@ export class CookieJar {
       else this.cookies.set(name, value);
     }
   }
+  forget(name: string): void {
+    this.cookies.delete(name);
+  }
   header(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }
@@ -93,7 +96,9 @@ export async function authorize(base: string, o: AuthorizeOptions): Promise<Auth
     return response;
   };
 
-  // Sign in to the dashboard first (the authorization server reuses the web session).
+  // Sign in to the dashboard first (the authorization server reuses the web session), as a new
+  // user would after the previous one signed out; the authorization server's cookies stay.
+  jar.forget("ds_session");
   const signin = await get("/signin");
   const csrf = /name="_csrf" value="([^"]+)"/.exec(await signin.text())?.[1] ?? "";
   await get("/signin", {
@@ -118,6 +123,7 @@ export async function authorize(base: string, o: AuthorizeOptions): Promise<Auth
   for (let hop = 0; hop < 15; hop++) {
     const response = await get(url);
     const location = response.headers.get("location");
+    if (process.env.OAUTH_TRACE) console.log("hop", response.status, url, "->", location);
     if (location) {
       const next = new URL(location, url);
       if (next.origin !== base) return { location: next, params: next.searchParams, consentHtml };
@@ -125,6 +131,23 @@ export async function authorize(base: string, o: AuthorizeOptions): Promise<Auth
       continue;
     }
     const page = await response.text();
+    // A page that submits itself (the provider's form_post pages) is submitted, as its script would.
+    const self = /document\.forms\[0\]\.submit\(\)[\s\S]*<form method="post" action="([^"]+)">/.exec(page);
+    if (self?.[1]) {
+      const inputs = new URLSearchParams();
+      for (const [, name, value] of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
+        if (name) inputs.set(name, value ?? "");
+      }
+      const submitted = await get(new URL(self[1].replaceAll("&amp;", "&"), url).href, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: inputs.toString(),
+      });
+      const onward = submitted.headers.get("location");
+      if (!onward) throw new Error(`self-submitting form led nowhere: ${submitted.status}`);
+      url = new URL(onward, url).href;
+      continue;
+    }
     const form = /<form method="post" action="(\/oauth\/interaction\/[^"]+\/consent)">/.exec(page);
     if (!form?.[1]) {
       const error = new URL(url);

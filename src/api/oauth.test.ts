@@ -6,6 +6,7 @@ import { engineUnavailable } from "../../test/database.ts";
 import { createTenant, createUser, deck } from "../../test/factories.ts";
 import {
   authorize,
+  CookieJar,
   connect,
   type OAuthServer,
   pkce,
@@ -19,6 +20,8 @@ import { oauthRecords } from "../storage/schema.ts";
 
 // The authorization server and the resource server over real HTTP, including every way a client
 // can get it wrong. The happy path with a real browser and the MCP SDK is in oauth.e2e.test.ts.
+
+const withPkce = (p: { challenge: string }) => ({ challenge: p.challenge, method: "S256" });
 
 describe.skipIf(engineUnavailable)("OAuth 2.1", () => {
   let s: OAuthServer;
@@ -191,6 +194,28 @@ describe.skipIf(engineUnavailable)("OAuth 2.1", () => {
         tick: (field) => field.startsWith("scope:"),
       });
       expect(result.params.get("page")).toContain("Choose at least one workspace");
+    });
+
+    it("follows whoever is signed in to the dashboard, even on a browser another user authorized from", async () => {
+      const jar = new CookieJar();
+      const client = await registerClient(s.base);
+      const first = pkce();
+      const a = await authorize(s.base, { ...client, email: tenant.user.email, ...withPkce(first), jar });
+      expect(a.params.get("code")).toBeTruthy();
+      const other = await createTenant(s.c);
+      const second = pkce();
+      const b = await authorize(s.base, { ...client, email: other.user.email, ...withPkce(second), jar });
+      const tokens = await tokenRequest(s.base, {
+        grant_type: "authorization_code",
+        code: b.params.get("code") ?? "",
+        redirect_uri: client.redirectUri,
+        code_verifier: second.verifier,
+        client_id: client.clientId,
+      });
+      const workspaces = (await (await api(tokens.body.access_token ?? "", "/v1/workspaces")).json()) as {
+        id: string;
+      }[];
+      expect(workspaces.map((w) => w.id)).toEqual([other.workspace.id]);
     });
 
     it("shows the consent page with the app's name, redirect host, scopes and API workspaces only", async () => {

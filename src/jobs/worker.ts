@@ -1,5 +1,6 @@
 import type { Container } from "../container.ts";
 import { GENERATE_QUEUE } from "../generation/generation-service.ts";
+import { sweepExpiredOAuthRecords } from "../oauth/oauth-adapter.ts";
 import { DELIVER_QUEUE } from "../webhooks/webhook-service.ts";
 import { createSweeper } from "./sweeper.ts";
 
@@ -29,17 +30,18 @@ export async function startWorker(c: Container, options: { concurrency: number }
   );
   // On the embedded database this process is the only one, so every lease left over is a dead one.
   await sweeper.sweep({ afterRestart: c.database.kind === "pglite" });
+  // Housekeeping, each chore on its own: one failing does not stop the others.
+  const chores: [string, () => Promise<unknown>][] = [
+    ["sweep", () => sweeper.sweep()],
+    ["webhook sweep", () => c.webhooks.requeueStalled(60_000)],
+    ["idempotency purge", () => c.idempotency.purgeExpired()],
+    ["event prune", () => c.eventRepository.prune(EVENT_RETENTION_DAYS)],
+    ["expired OAuth records sweep", () => sweepExpiredOAuthRecords(c.database.db)],
+  ];
   const timer = setInterval(() => {
-    sweeper.sweep().catch((err: Error) => c.log.warn({ err: err.message }, "sweep failed"));
-    c.webhooks
-      .requeueStalled(60_000)
-      .catch((err: Error) => c.log.warn({ err: err.message }, "webhook sweep failed"));
-    c.idempotency
-      .purgeExpired()
-      .catch((err: Error) => c.log.warn({ err: err.message }, "idempotency purge failed"));
-    c.eventRepository
-      .prune(EVENT_RETENTION_DAYS)
-      .catch((err: Error) => c.log.warn({ err: err.message }, "event prune failed"));
+    for (const [name, chore] of chores) {
+      chore().catch((err: Error) => c.log.warn({ err: err.message }, `${name} failed`));
+    }
   }, SWEEP_EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };

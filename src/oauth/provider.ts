@@ -2,7 +2,7 @@ import { createHmac, createPrivateKey } from "node:crypto";
 import type { Configuration, KoaContextWithOIDC, default as Provider } from "oidc-provider";
 import { ALL_SCOPES } from "../auth/scopes.ts";
 import type { UserService } from "../auth/user-service.ts";
-import { html } from "../web/html.ts";
+import { html, SafeHtml } from "../web/html.ts";
 import { page } from "../web/layout.ts";
 
 // The OAuth 2.1 authorization server: panva's oidc-provider, configured for what MCP clients and
@@ -50,6 +50,27 @@ async function importProvider(): Promise<typeof Provider> {
   }
 }
 
+// The provider's own pages, in the dashboard's look and with nothing fetched from elsewhere.
+const card = (title: string, body: SafeHtml) =>
+  page(title, html`<div class="card" style="max-width:520px;margin:40px auto">${body}</div>`);
+
+/**
+ * The default prompts, with every authorization passing through our login step: whoever is signed
+ * in to the dashboard decides who is authorizing, not an authorization session this browser may
+ * hold from another user. The page answers at once when the dashboard session is there.
+ */
+function dashboardLoginPolicy(policy: typeof import("oidc-provider").interactionPolicy) {
+  const prompts = policy.base();
+  prompts
+    .get("login")
+    ?.checks.push(
+      new policy.Check("dashboard_session", "the dashboard session decides who is signed in", (ctx) =>
+        ctx.oidc.result?.login ? policy.Check.NO_NEED_TO_PROMPT : policy.Check.REQUEST_PROMPT,
+      ),
+    );
+  return prompts;
+}
+
 export type OAuthProviderDeps = {
   publicUrl: string;
   serverSecret: string;
@@ -59,7 +80,7 @@ export type OAuthProviderDeps = {
 
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
   const ProviderClass = await importProvider();
-  const { errors } = await import("oidc-provider");
+  const { errors, interactionPolicy } = await import("oidc-provider");
   const issuer = new URL(deps.publicUrl).origin;
   const resource = resourceIdentifier(deps.publicUrl);
   const secure = issuer.startsWith("https://");
@@ -99,7 +120,27 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
       registration: { enabled: true, issueRegistrationAccessToken: false },
       revocation: { enabled: true },
       userinfo: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
+      // Needed when someone else signs in to the dashboard on a browser that holds an earlier
+      // user's authorization session: the provider ends that session before continuing.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx: KoaContextWithOIDC, form: string) => {
+          ctx.type = "html";
+          ctx.body = card(
+            "Sign out",
+            html`<h1>Sign out of the authorization session?</h1>${new SafeHtml(form)}
+  <p class="row"><button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>
+  <button class="secondary" type="submit" form="op.logoutForm">Stay signed in</button></p>`,
+          );
+        },
+        postLogoutSuccessSource: async (ctx: KoaContextWithOIDC) => {
+          ctx.type = "html";
+          ctx.body = card(
+            "Signed out",
+            html`<h1>Signed out</h1><p class="muted">You can close this window.</p>`,
+          );
+        },
+      },
       pushedAuthorizationRequests: { enabled: false },
       // Tokens are plain bearer tokens; sender-constrained ones would need DPoP checks on every route.
       dPoP: { enabled: false },
@@ -140,7 +181,10 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
       long: { httpOnly: true, sameSite: "lax", secure },
       short: { httpOnly: true, sameSite: "lax", secure },
     },
-    interactions: { url: (_ctx, interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}` },
+    interactions: {
+      policy: dashboardLoginPolicy(interactionPolicy),
+      url: (_ctx, interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}`,
+    },
     findAccount: async (_ctx, sub) => {
       const user = await deps.users.getById(sub);
       return user ? { accountId: user.id, claims: () => ({ sub: user.id }) } : undefined;
@@ -149,13 +193,11 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
     clientBasedCORS: () => true,
     renderError: async (ctx: KoaContextWithOIDC, out) => {
       ctx.type = "html";
-      ctx.body = page(
+      ctx.body = card(
         "Authorization failed",
-        html`<div class="card" style="max-width:520px;margin:40px auto">
-  <h1>Authorization failed</h1>
+        html`<h1>Authorization failed</h1>
   <div class="error" role="alert">${String(out.error_description ?? out.error ?? "The request was refused")}</div>
-  <p class="muted">Code: <code>${String(out.error ?? "server_error")}</code>. Start again from the app that sent you here.</p>
-</div>`,
+  <p class="muted">Code: <code>${String(out.error ?? "server_error")}</code>. Start again from the app that sent you here.</p>`,
       );
     },
   };
