@@ -68,6 +68,8 @@ export type AuthorizeOptions = {
   clientId: string;
   redirectUri: string;
   email: string;
+  /** The user's password; test users all have PASSWORD. */
+  password?: string;
   challenge?: string;
   method?: string;
   scope?: string;
@@ -104,7 +106,12 @@ export async function authorize(base: string, o: AuthorizeOptions): Promise<Auth
   await get("/signin", {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ _csrf: csrf, next: "/", email: o.email, password: PASSWORD }).toString(),
+    body: new URLSearchParams({
+      _csrf: csrf,
+      next: "/",
+      email: o.email,
+      password: o.password ?? PASSWORD,
+    }).toString(),
   });
 
   const query = new URLSearchParams({
