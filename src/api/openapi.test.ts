@@ -61,7 +61,12 @@ describe.skipIf(engineUnavailable)("OpenAPI document", () => {
 
   it("declares bearer security, parameters, and success and error responses", () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.security).toEqual([{ bearerAuth: [] }, { oauth2: [] }]);
+    expect(doc.components.securitySchemes.oauth2.flows.authorizationCode).toMatchObject({
+      authorizationUrl: expect.stringMatching(/\/oauth\/authorize$/),
+      tokenUrl: expect.stringMatching(/\/oauth\/token$/),
+      scopes: expect.objectContaining({ "presentations:write": expect.any(String) }),
+    });
     const list = doc.paths["/v1/presentations"].get;
     const params = list.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`);
     expect(params).toEqual(expect.arrayContaining(["query:limit", "query:offset", "header:x-workspace-id"]));

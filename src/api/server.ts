@@ -10,6 +10,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from "fastify-type-provider-zod";
+import { SCOPES } from "../auth/scopes.ts";
 import { sha256 } from "../auth/secrets.ts";
 import type { Container } from "../container.ts";
 import { AppError } from "../errors.ts";
@@ -48,6 +49,7 @@ export async function buildServer(c: Container): Promise<FastifyInstance> {
   });
   installErrorHandling(app, patterns);
 
+  const publicOrigin = new URL(c.config.http.publicUrl).origin;
   await app.register(fastifySwagger, {
     openapi: {
       openapi: "3.1.0",
@@ -66,9 +68,22 @@ export async function buildServer(c: Container): Promise<FastifyInstance> {
             scheme: "bearer",
             description: "An API key (ak_…) created under Account → API keys, or an OAuth access token.",
           },
+          oauth2: {
+            type: "oauth2",
+            description:
+              "OAuth 2.1 (authorization code with PKCE S256; clients register at /oauth/register). Each route needs the scope its tag implies; see docs/oauth.md.",
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${publicOrigin}/oauth/authorize`,
+                tokenUrl: `${publicOrigin}/oauth/token`,
+                refreshUrl: `${publicOrigin}/oauth/token`,
+                scopes: SCOPES,
+              },
+            },
+          },
         },
       },
-      security: [{ bearerAuth: [] }],
+      security: [{ bearerAuth: [] }, { oauth2: [] }],
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
