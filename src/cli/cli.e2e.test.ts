@@ -92,6 +92,17 @@ describe("decksmith CLI, end to end", () => {
     expect(
       await json(["members", "add", "--workspace", ws.id, "--email", "bob@example.com", "--role", "viewer"]),
     ).toMatchObject({ role: "viewer" });
+    expect(
+      await json(["members", "remove", "--workspace", ws.id, "--email", "bob@example.com"]),
+    ).toMatchObject({
+      removed: true,
+    });
+    const again = await runCli(
+      ["members", "remove", "--workspace", ws.id, "--email", "bob@example.com", "--json"],
+      env,
+    );
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stderr)).toMatchObject({ code: "not_found" });
     const key = await json(["keys", "create", "--email", "grace@example.com", "--name", "laptop"]);
     expect(key.key).toMatch(/^ak_\w{43}$/);
     const listed = await json(["keys", "list", "--email", "grace@example.com"]);
@@ -99,7 +110,7 @@ describe("decksmith CLI, end to end", () => {
     expect(JSON.stringify(listed)).not.toContain(key.key);
     const revoked = await json(["keys", "revoke", "--id", key.id]);
     expect(revoked.revokedAt).toEqual(expect.any(String));
-  });
+  }, 90_000); // a dozen CLI processes, each opening the embedded database
 
   it("fails with a clear message and a non-zero exit on bad input", async () => {
     const dup = await runCli(
