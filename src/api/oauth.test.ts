@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engineUnavailable } from "../../test/database.ts";
 import { createTenant, createUser, deck } from "../../test/factories.ts";
 import {
+  type AuthorizeOptions,
   authorize,
   CookieJar,
   connect,
@@ -36,6 +37,14 @@ describe.skipIf(engineUnavailable)("OAuth 2.1", () => {
         ...(init.body ? { "content-type": "application/json" } : {}),
       },
     });
+
+  /** A new client's authorization request, with PKCE, as the tenant's user; `o` bends it. */
+  const authorizeAsNewClient = async (o: Partial<AuthorizeOptions> = {}) => {
+    const client = await registerClient(s.base);
+    const keys = pkce();
+    const result = await authorize(s.base, { ...client, email: tenant.user.email, ...withPkce(keys), ...o });
+    return { client, keys, result };
+  };
 
   beforeAll(async () => {
     s = await startOAuthServer();
@@ -148,13 +157,7 @@ describe.skipIf(engineUnavailable)("OAuth 2.1", () => {
     });
 
     it("refuses a resource other than this server", async () => {
-      const client = await registerClient(s.base);
-      const { challenge } = pkce();
-      const result = await authorize(s.base, {
-        ...client,
-        email: tenant.user.email,
-        challenge,
-        method: "S256",
+      const { result } = await authorizeAsNewClient({
         resource: "https://evil.example/",
       });
       expect(result.params.get("error")).toBe("invalid_target");
@@ -171,26 +174,14 @@ describe.skipIf(engineUnavailable)("OAuth 2.1", () => {
     });
 
     it("sends access_denied back when the user denies", async () => {
-      const client = await registerClient(s.base);
-      const { challenge } = pkce();
-      const result = await authorize(s.base, {
-        ...client,
-        email: tenant.user.email,
-        challenge,
-        method: "S256",
+      const { result } = await authorizeAsNewClient({
         decision: "deny",
       });
       expect(result.params.get("error")).toBe("access_denied");
     });
 
     it("will not consent without a workspace", async () => {
-      const client = await registerClient(s.base);
-      const { challenge } = pkce();
-      const result = await authorize(s.base, {
-        ...client,
-        email: tenant.user.email,
-        challenge,
-        method: "S256",
+      const { result } = await authorizeAsNewClient({
         tick: (field) => field.startsWith("scope:"),
       });
       expect(result.params.get("page")).toContain("Choose at least one workspace");
@@ -235,19 +226,12 @@ describe.skipIf(engineUnavailable)("OAuth 2.1", () => {
 
   describe("token endpoint", () => {
     async function codeFor() {
-      const client = await registerClient(s.base);
-      const { verifier, challenge } = pkce();
-      const result = await authorize(s.base, {
-        ...client,
-        email: tenant.user.email,
-        challenge,
-        method: "S256",
-      });
+      const { client, keys, result } = await authorizeAsNewClient();
       const form = {
         grant_type: "authorization_code",
         code: result.params.get("code") ?? "",
         redirect_uri: client.redirectUri,
-        code_verifier: verifier,
+        code_verifier: keys.verifier,
         client_id: client.clientId,
       };
       return { client, form };
