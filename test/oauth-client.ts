@@ -72,6 +72,7 @@ export type AuthorizeOptions = {
   password?: string;
   challenge?: string;
   method?: string;
+  /** The scope parameter; "" leaves it out. */
   scope?: string;
   resource?: string;
   /** Checkbox fields to tick on the consent page (default: every one shown). */
@@ -121,6 +122,7 @@ export async function authorize(base: string, o: AuthorizeOptions): Promise<Auth
     scope: o.scope ?? "presentations:read presentations:write entities:read entities:write",
     state: "state-123",
   });
+  if (o.scope === "") query.delete("scope");
   if (o.challenge !== undefined) query.set("code_challenge", o.challenge);
   if (o.method !== undefined) query.set("code_challenge_method", o.method);
   if (o.resource !== undefined) query.set("resource", o.resource);

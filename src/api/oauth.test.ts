@@ -156,6 +156,17 @@ describe.skipIf(engineUnavailable)("OAuth 2.1", () => {
       }
     });
 
+    it("asks for every scope on behalf of a client that names none", async () => {
+      const { tokens, result } = await connect(s.base, tenant.user.email, { scope: "" });
+      expect(result.consentHtml).toContain("entities:write");
+      expect(tokens.scope?.split(" ").sort()).toEqual([
+        "entities:read",
+        "entities:write",
+        "presentations:read",
+        "presentations:write",
+      ]);
+    });
+
     it("refuses a resource other than this server", async () => {
       const { result } = await authorizeAsNewClient({
         resource: "https://evil.example/",

@@ -203,6 +203,14 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
   };
 
   const provider = new ProviderClass(issuer, configuration);
+  // A client that asks for no scope would get a token that can do nothing: it is asked for all of
+  // them instead, and the user unticks what they do not want on the consent page.
+  provider.use(async (ctx, next) => {
+    if (ctx.method === "GET" && ctx.path === `${OAUTH_PREFIX}/authorize` && !ctx.query.scope) {
+      ctx.query = { ...ctx.query, scope: ALL_SCOPES.join(" ") };
+    }
+    await next();
+  });
   // Forwarded headers are set by the mount (routes/oauth.ts) from PUBLIC_URL, overwriting any a
   // client sent, so endpoint URLs and secure cookies follow the public address.
   provider.proxy = true;
