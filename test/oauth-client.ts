@@ -79,6 +79,8 @@ export type AuthorizeOptions = {
   tick?: (field: string) => boolean;
   decision?: "allow" | "deny";
   jar?: CookieJar;
+  /** Runs with the jar just before the consent form is posted. */
+  beforeConsent?: (jar: CookieJar) => void;
 };
 
 export type AuthorizeResult = { location: URL; params: URLSearchParams; consentHtml?: string };
@@ -169,6 +171,7 @@ export async function authorize(base: string, o: AuthorizeOptions): Promise<Auth
       if (name && (o.tick ?? (() => true))(name)) fields.set(name, "on");
     }
     fields.set("decision", o.decision ?? "allow");
+    o.beforeConsent?.(jar);
     const posted = await get(form[1], {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },

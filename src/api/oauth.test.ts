@@ -191,6 +191,12 @@ describe.skipIf(engineUnavailable)("OAuth 2.1", () => {
       expect(result.params.get("error")).toBe("access_denied");
     });
 
+    it("sends a consent posted after signing out back to sign-in, then to the same request", async () => {
+      const { result } = await authorizeAsNewClient({ beforeConsent: (jar) => jar.forget("ds_session") });
+      expect(result.location.pathname).toBe("/signin");
+      expect(result.location.searchParams.get("next")).toMatch(/^\/oauth\/interaction\/[\w-]+$/);
+    });
+
     it("will not consent without a workspace", async () => {
       const { result } = await authorizeAsNewClient({
         tick: (field) => field.startsWith("scope:"),

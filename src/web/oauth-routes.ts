@@ -120,8 +120,13 @@ export const oauthWebRoutes =
     app.post(`${OAUTH_PREFIX}/interaction/:uid/consent`, web, async (request, reply) => {
       const found = await interaction(request, reply);
       if (!found) return reply;
-      const session = await pages.require(request, reply);
-      if (!session) return reply;
+      const session = await pages.current(request);
+      // Signed out meanwhile: sign in again, then see the consent page again.
+      if (!session)
+        return reply.redirect(
+          `/signin?next=${encodeURIComponent(`${OAUTH_PREFIX}/interaction/${found.details.uid}`)}`,
+          303,
+        );
       const fields = pages.form(request);
       pages.checkCsrf(session, fields);
       const { provider, details } = found;
