@@ -440,6 +440,35 @@ describe.skipIf(engineUnavailable)("OAuth 2.1", () => {
       expect(await s.c.grants.listForUser(user.id)).toEqual([]);
     });
 
+    it("disconnects an app from the Connected apps page (CSRF-checked form)", async () => {
+      const jar = new CookieJar();
+      const { tokens } = await connect(s.base, tenant.user.email, { jar });
+      const access = tokens.access_token as string;
+      const page = async (path: string, init: RequestInit = {}) => {
+        const response = await fetch(`${s.base}${path}`, {
+          ...init,
+          redirect: "manual",
+          headers: { ...(init.headers as Record<string, string>), cookie: jar.header() },
+        });
+        jar.store(response);
+        return response;
+      };
+      const html = await (await page("/account/connected-apps")).text();
+      const action = /action="(\/account\/connected-apps\/[^"]+\/revoke)"/.exec(html)?.[1] ?? "";
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+      const form = { "content-type": "application/x-www-form-urlencoded" };
+      const forged = await page(action, { method: "POST", headers: form, body: "_csrf=wrong" });
+      expect(forged.status).toBe(403);
+      expect((await api(access, "/v1/workspaces")).status).toBe(200);
+      const done = await page(action, {
+        method: "POST",
+        headers: form,
+        body: `_csrf=${encodeURIComponent(csrf)}`,
+      });
+      expect(done.status).toBe(303);
+      expect((await api(access, "/v1/workspaces")).status).toBe(401);
+    });
+
     it("sweeps expired records", async () => {
       const { tokens } = await connect(s.base, tenant.user.email);
       const hash = sha256(tokens.access_token as string);

@@ -91,7 +91,7 @@ export function connectedAppsPage(p: { session: WebSession; apps: ConnectedApp[]
       <td>${a.clientName}</td>
       <td>${a.scopes.map((s) => html`<code>${s}</code> `)}</td>
       <td>${a.workspaces.map((w) => w.name).join(", ") || "none"}</td>
-      <td>${day(a.createdAt)}</td>
+      <td style="white-space:nowrap">${day(a.createdAt)}</td>
       <td><form method="post" action="/account/connected-apps/${a.grantId}/revoke" onsubmit="return confirm('Disconnect this app? It will stop working at once.')">
         <input type="hidden" name="_csrf" value="${p.session.csrfToken}"><button class="danger" type="submit">Disconnect</button></form></td>
     </tr>`,
