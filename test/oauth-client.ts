@@ -134,7 +134,6 @@ export async function authorize(base: string, o: AuthorizeOptions): Promise<Auth
   for (let hop = 0; hop < 15; hop++) {
     const response = await get(url);
     const location = response.headers.get("location");
-    if (process.env.OAUTH_TRACE) console.log("hop", response.status, url, "->", location);
     if (location) {
       const next = new URL(location, url);
       if (next.origin !== base) return { location: next, params: next.searchParams, consentHtml };

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Actor, Principal } from "../auth/actor.ts";
 import type { ApiKeyService } from "../auth/api-key-service.ts";
-import { ALL_SCOPES, hasScope, requireScope, type Scope } from "../auth/scopes.ts";
+import { ALL_SCOPES, hasScope, insufficientScope, type Scope } from "../auth/scopes.ts";
 import { API_KEY_PREFIX } from "../auth/secrets.ts";
 import { AppError } from "../errors.ts";
 import type { GrantService } from "../oauth/grant-service.ts";
@@ -22,8 +22,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /** Where clients discover how to get a token for this server (RFC 9728). */
-export const protectedResourceMetadataUrl = (publicUrl: string) =>
-  `${new URL(publicUrl).origin}/.well-known/oauth-protected-resource`;
+export const PROTECTED_RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 /**
  * Route hooks. `user(scope)` authenticates the bearer token, an API key or an OAuth access token
@@ -37,7 +36,7 @@ export function createAuthHooks(deps: {
   workspaces: WorkspaceService;
   publicUrl: string;
 }) {
-  const metadata = `resource_metadata="${protectedResourceMetadataUrl(deps.publicUrl)}"`;
+  const metadata = `resource_metadata="${new URL(deps.publicUrl).origin}${PROTECTED_RESOURCE_METADATA_PATH}"`;
   const allScopes = `scope="${ALL_SCOPES.join(" ")}"`;
 
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
@@ -67,7 +66,7 @@ export function createAuthHooks(deps: {
       const principal = await authenticate(request, reply);
       if (scope && !hasScope(principal, scope)) {
         reply.header("www-authenticate", `Bearer error="insufficient_scope", scope="${scope}", ${metadata}`);
-        requireScope(principal, scope);
+        throw insufficientScope(scope);
       }
       request.principal = principal;
     };

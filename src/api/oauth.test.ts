@@ -197,6 +197,12 @@ describe.skipIf(engineUnavailable)("OAuth 2.1", () => {
       expect(result.location.searchParams.get("next")).toMatch(/^\/oauth\/interaction\/[\w-]+$/);
     });
 
+    it("answers an unknown or finished authorization step with a page saying so", async () => {
+      const response = await fetch(`${s.base}/oauth/interaction/no-such-step`);
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain("expired or was already answered");
+    });
+
     it("will not consent without a workspace", async () => {
       const { result } = await authorizeAsNewClient({
         tick: (field) => field.startsWith("scope:"),

@@ -22,11 +22,8 @@ export function hasScope(principal: Principal, scope: Scope): boolean {
 }
 
 /** 403 insufficient_scope naming the scope the caller lacks. */
-export function requireScope(principal: Principal, scope: Scope): void {
-  if (!hasScope(principal, scope)) {
-    throw new AppError(
-      "insufficient_scope",
-      `This token lacks the ${scope} scope; authorize the app again and allow it`,
-    );
-  }
-}
+export const insufficientScope = (scope: Scope) =>
+  new AppError(
+    "insufficient_scope",
+    `This token lacks the ${scope} scope; authorize the app again and allow it`,
+  );

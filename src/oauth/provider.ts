@@ -12,8 +12,8 @@ import { page } from "../web/layout.ts";
 // and opaque access tokens that live an hour. The sign-in and consent pages are ours (oauth-pages.ts).
 
 export const OAUTH_PREFIX = "/oauth";
-export const ACCESS_TOKEN_TTL_SECONDS = 3600;
-export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+const ACCESS_TOKEN_TTL_SECONDS = 3600;
+const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 /** The resource identifier of this server (RFC 8707): its public URL, normalised with a slash. */
 export const resourceIdentifier = (publicUrl: string) => new URL(publicUrl).href;

@@ -48,7 +48,9 @@ export const oauthWebRoutes =
       const provider = await deps.oauthProvider();
       try {
         return { provider, details: await provider.interactionDetails(request.raw, reply.raw) };
-      } catch {
+      } catch (err) {
+        // Only an unknown or finished interaction is answered as expired; anything else is a fault.
+        if ((err as Error).name !== "SessionNotFound") throw err;
         reply.code(400);
         html(reply, oauthErrorPage("This authorization request has expired or was already answered."));
         return undefined;

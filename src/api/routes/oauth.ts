@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { ALL_SCOPES } from "../../auth/scopes.ts";
 import type { Container } from "../../container.ts";
 import { OAUTH_PREFIX, resourceIdentifier } from "../../oauth/provider.ts";
+import { PROTECTED_RESOURCE_METADATA_PATH } from "../auth.ts";
 
 // The authorization server's endpoints come from oidc-provider (a Koa app) mounted through
 // @fastify/middie in a context of its own, so it sees only OAuth requests and reads their bodies
@@ -86,10 +87,7 @@ export const oauthRoutes =
       resource_documentation: `${issuer}/docs`,
     };
     // At the root, and under /mcp, where clients that start from the MCP endpoint look first.
-    for (const url of [
-      "/.well-known/oauth-protected-resource",
-      "/.well-known/oauth-protected-resource/mcp",
-    ]) {
+    for (const url of [PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}/mcp`]) {
       app.get(url, { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
         reply.header("access-control-allow-origin", "*");
         return metadata;
